@@ -1,0 +1,54 @@
+/* Shared pieces of the command-line program. */
+#ifndef SSDLAB_CLI_H
+#define SSDLAB_CLI_H
+
+#include <stdbool.h>
+
+#include "config.h"
+
+/* Exit statuses, documented in docs/cli.md. */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILED = 1,        /* the run itself failed (I/O error, out of memory) */
+    EXIT_BAD_INPUT = 2,     /* bad command line, config or input file */
+    EXIT_NOT_AVAILABLE = 3, /* the command is planned but not built yet */
+};
+
+/* The configuration options every simulating command takes. */
+typedef struct cli_config_args {
+    const char *drive;
+    const char **files;
+    int file_count;
+    const char **sets;
+    int set_count;
+    const char *seed; /* --seed: applied after every --set */
+} cli_config_args;
+
+/* getopt_long option values of the shared options. */
+enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM };
+
+#define CLI_CONFIG_OPTIONS                                                                                            \
+    {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \
+        {"set", required_argument, NULL, OPT_SET}, {"seed", required_argument, NULL, OPT_SEED}
+
+#define CLI_CONFIG_HELP                                                                                               \
+    "  -d, --drive FILE     drive file (names its parts by paths relative to itself)\n"                              \
+    "  -c, --config FILE    further config file; later files win (repeatable)\n"                                     \
+    "      --set KEY=VALUE  override one key, e.g. --set sim.seed=7 (repeatable; wins over files)\n"                  \
+    "      --seed N         set sim.seed (applied after every --set)\n"
+
+/* Handles a shared option; returns false when opt is not one of them. */
+bool cli_config_option(cli_config_args *a, int opt, const char *arg);
+/* Loads defaults, drive, files, then overrides. On error prints every
+ * message to stderr and returns NULL. */
+cfg *cli_load_config(const cli_config_args *a);
+void cli_config_args_free(cli_config_args *a);
+
+/* Prints "ssdlab CMD: <msg>" to stderr and returns EXIT_BAD_INPUT. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int cmd_demo(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,84 @@
+/* ssdlab: the command-line program. Each command lives in its own file;
+ * this one only dispatches. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ssdlab_version.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* NULL: planned, not built yet */
+    const char *summary;
+    const char *arrives_with;          /* for planned commands */
+} command;
+
+static const command commands[] = {
+    {"demo", cmd_demo, "run the M/M/1 engine demo and compare it with its closed form", NULL},
+    {"config", cmd_config, "show a resolved configuration ('config show') or the key reference ('config keys')", NULL},
+    {"bench", cmd_bench, "benchmarks: 'bench engine' (event-queue hold benchmark)", NULL},
+    {"run", NULL, "run a workload on a drive", "the SSD model (issue 3) and workloads (issue 4)"},
+    {"trace", NULL, "trace statistics, conversion and generation", "the workload and trace readers (issue 4)"},
+    {"report", NULL, "summarise and compare result files", "HDF5 results (issue 5)"},
+    {"plot", NULL, "plot result files", "HDF5 results (issue 5)"},
+    {"experiment", NULL, "run a bundled experiment (e.g. the reviewers' protocol)", "the drive presets (issue 6)"},
+    {"validate", NULL, "compare drive presets with reviewers' measurements", "the drive presets (issue 6)"},
+    {"sweep", NULL, "parameter sweeps, locally or as Slurm job arrays", "parameter sweeps (issue 8)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static void print_version(void)
+{
+    printf("ssdlab %s (git %s)\n", SSDLAB_VERSION, SSDLAB_GIT_HASH);
+}
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "ssdlab: a trace-driven discrete-event simulator of solid-state drives\n\n"
+            "Usage: ssdlab <command> [options]\n"
+            "       ssdlab <command> --help\n"
+            "       ssdlab --version\n\n"
+            "Commands:\n");
+    for (const command *c = commands; c->name; c++)
+        fprintf(out, "  %-11s %s%s\n", c->name, c->summary, c->run ? "" : " (not available yet)");
+    fprintf(out, "\nExit status: 0 success, 1 run failed, 2 bad input, 3 command not available yet.\n"
+                 "Documentation: docs/README.md\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+    int opt;
+    opterr = 0;
+    /* '+': stop at the command name; its options are the command's own. */
+    while ((opt = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'h': print_help(stdout); return EXIT_OK;
+        case 'V': print_version(); return EXIT_OK;
+        default:
+            fprintf(stderr, "ssdlab: unknown option '%s'\nTry 'ssdlab --help'.\n", argv[optind - 1]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (optind >= argc) {
+        print_help(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    const char *name = argv[optind];
+    for (const command *c = commands; c->name; c++) {
+        if (strcmp(c->name, name) != 0) continue;
+        if (!c->run) {
+            fprintf(stderr, "ssdlab %s: not available yet: it arrives with %s.\n", name, c->arrives_with);
+            return EXIT_NOT_AVAILABLE;
+        }
+        int at = optind;
+        optind = 0; /* glibc: 0 re-initialises getopt for the command's own options */
+        opterr = 1;
+        return c->run(argc - at, argv + at);
+    }
+    fprintf(stderr, "ssdlab: unknown command '%s'\nTry 'ssdlab --help'.\n", name);
+    return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,26 @@
+/* ssdlab's schema: the key tables of every module, joined once. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "config.h"
+#include "mm1.h"
+#include "sim_config.h"
+
+extern const cfg_key drive_config_keys[];
+
+static const cfg_key *const tables[] = {sim_config_keys, drive_config_keys, mm1_config_keys};
+
+const cfg_schema *ssdlab_schema(void)
+{
+    static cfg_schema *schema;
+    if (!schema) {
+        char err[1024];
+        schema = cfg_schema_create(tables, sizeof tables / sizeof tables[0], err, sizeof err);
+        if (!schema) {
+            /* A declaration bug: the schema test catches it before release. */
+            fprintf(stderr, "ssdlab: internal error: invalid key declarations: %s\n", err);
+            abort();
+        }
+    }
+    return schema;
+}

@@ -93,9 +93,33 @@ static inline int append(evq *q, int b, evq_entry e)
     return 0;
 }
 
+/* A peek (or a pop that found the earliest event past its limit) moves
+ * `last` up to the earliest pending time; an event may still be scheduled
+ * between the last one popped and that time. Then every entry is placed
+ * again relative to the new, earlier `last`. Buckets are visited from the
+ * lowest and read in order, so equal times keep insertion order. Rare: it
+ * happens only after a run stopped at a stop time. */
+static int rebucket(evq *q, sim_time_t new_last)
+{
+    evq_bucket old[EVQ_BUCKETS + 1];
+    memcpy(old, q->bucket, sizeof old);
+    memset(q->bucket, 0, sizeof q->bucket);
+    memset(q->nonempty, 0, sizeof q->nonempty);
+    q->nonempty_words = 0;
+    q->last = new_last;
+    int rc = 0;
+    for (int b = 0; b <= EVQ_BUCKETS; b++) {
+        for (uint32_t k = old[b].head; k < old[b].count && rc == 0; k++)
+            rc = append(q, bucket_of(q, old[b].items[k].time), old[b].items[k]);
+        free(old[b].items);
+    }
+    return rc;
+}
+
 evq_handle evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg)
 {
     if (q->stored >= EVQ_MAX_PENDING) return 0;
+    if (time < q->last && rebucket(q, time)) return 0;
     uint32_t s = take_slot(q);
     if (s == EVQ_FREE) return 0;
     if (append(q, bucket_of(q, time), (evq_entry){time, s})) {

@@ -79,8 +79,9 @@ typedef struct evq {
 int evq_init(evq *q, uint32_t reserve);
 void evq_free(evq *q);
 
-/* time must be >= the time of the last event popped. Returns 0 when the
- * pending limit is exceeded or memory runs out (the caller reports it). */
+/* time must be >= the time of the last event popped (the caller, sim.c,
+ * checks it). Returns 0 when the pending limit is exceeded or memory runs
+ * out (the caller reports it). */
 evq_handle evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg);
 
 /* Pops the earliest live event if its time is <= limit.

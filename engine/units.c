@@ -76,8 +76,12 @@ size_t decimal_scan(const char *text, decimal *d)
         digits++;
         unsigned v = (unsigned)(*p - '0');
         if (d->mantissa > (UINT64_MAX - v) / 10) {
-            if (v != 0) d->too_long = 1;
-            if (!seen_point) dropped++;
+            if (!seen_point) {
+                dropped++;
+                d->too_large = 1; /* the integer part alone exceeds 64 bits */
+            } else if (v != 0) {
+                d->too_long = 1; /* fraction digits beyond 64-bit precision */
+            }
             continue;
         }
         d->mantissa = d->mantissa * 10 + v;
@@ -112,6 +116,7 @@ int decimal_to_u64(const decimal *d, uint64_t scale, uint64_t *out)
         return 0;
     }
     if (d->negative) return -1;
+    if (d->too_large) return -3;
     if (d->too_long) return -2;
     uint64_t v = d->mantissa;
     if (__builtin_mul_overflow(v, scale, &v)) {

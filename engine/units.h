@@ -45,7 +45,8 @@ typedef struct decimal {
     int negative;
     uint64_t mantissa; /* significant digits, trailing zeros stripped */
     int exp10;         /* value = mantissa * 10^exp10 */
-    int too_long;      /* more significant digits than fit in 64 bits */
+    int too_long;      /* fraction digits beyond 64-bit precision */
+    int too_large;     /* integer part beyond 64 bits */
 } decimal;
 
 size_t decimal_scan(const char *text, decimal *d);

@@ -1,0 +1,145 @@
+/* The command-line program, run as a user would run it. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct output {
+    int status;
+    char out[65536];
+    char err[65536];
+} output;
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = 0;
+    if (f) fclose(f);
+}
+
+/* Runs "ssdlab ARGS" through the shell, capturing both streams. */
+static output *run(const char *args)
+{
+    static output o;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s >/tmp/ssdlab-cli-out.%d 2>/tmp/ssdlab-cli-err.%d", SOURCE_DIR, SSDLAB_BIN,
+             args, (int)getpid(), (int)getpid());
+    int rc = system(cmd);
+    o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ssdlab-cli-out.%d", (int)getpid());
+    slurp(path, o.out, sizeof o.out);
+    unlink(path);
+    snprintf(path, sizeof path, "/tmp/ssdlab-cli-err.%d", (int)getpid());
+    slurp(path, o.err, sizeof o.err);
+    unlink(path);
+    return &o;
+}
+
+Test(cli, version_names_version_and_git_hash)
+{
+    output *o = run("--version");
+    cr_assert_eq(o->status, 0);
+    cr_assert(strncmp(o->out, "ssdlab 0.1.0 (git ", 18) == 0, "%s", o->out);
+}
+
+Test(cli, help_lists_commands)
+{
+    output *o = run("--help");
+    cr_assert_eq(o->status, 0);
+    cr_assert(strstr(o->out, "demo") && strstr(o->out, "config") && strstr(o->out, "bench"), "%s", o->out);
+    o = run("config show --help");
+    cr_assert_eq(o->status, 0);
+    cr_assert(strstr(o->out, "--set KEY=VALUE"), "%s", o->out);
+}
+
+Test(cli, planned_commands_say_so_and_fail)
+{
+    const char *planned[] = {"run", "trace stats x", "report", "plot", "experiment review", "validate", "sweep plan x",
+                             "bench model"};
+    for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
+        output *o = run(planned[i]);
+        cr_assert_eq(o->status, 3, "'%s' exited %d", planned[i], o->status);
+        cr_assert(strstr(o->err, "not available yet"), "'%s': %s", planned[i], o->err);
+        cr_assert_eq(o->out[0], 0, "'%s' must print no placeholder output", planned[i]);
+    }
+}
+
+Test(cli, unknown_command_and_option_are_bad_input)
+{
+    cr_assert_eq(run("frobnicate")->status, 2);
+    cr_assert_eq(run("--frobnicate")->status, 2);
+    cr_assert_eq(run("demo --frobnicate")->status, 2);
+    cr_assert_eq(run("")->status, 2);
+}
+
+Test(cli, malformed_config_names_file_line_column_and_key)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128], args[256];
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("sim:\n  sede: 4\n  event_reserve: 12\n  stop_time: 3 parsecs\nmm1:\n  customers: lots\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "demo -c %s", path);
+    output *o = run(args);
+    cr_assert_eq(o->status, 2);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "%s:2:3: key 'sim.sede': unknown key; expected a declared key (did you mean 'sim.seed'?)\n"
+             "%s:3:18: key 'sim.event_reserve': '12' is out of range; expected a non-negative integer between 64 and 16777216\n"
+             "%s:4:14: key 'sim.stop_time': unknown unit 'parsecs' in '3 parsecs'; expected a time such as 50us (units: ns, us, ms, s, min, h; a bare number is in s)\n"
+             "%s:6:14: key 'mm1.customers': 'lots' is not a whole number; expected a non-negative integer between 1000 and 10000000000\n"
+             "ssdlab: 4 configuration errors\n",
+             path, path, path, path);
+    cr_assert_str_eq(o->err, want);
+    cr_assert_eq(o->out[0], 0, "no result on bad input");
+    f = fopen(path, "w");
+    fputs("sim: {seed: 1\n", f);
+    fclose(f);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "bad.yaml:2:1: key '(none)': YAML syntax error: "), "%s", o->err);
+    o = run("demo --set sim.seed=-3");
+    cr_assert_eq(o->status, 2);
+    cr_assert_str_eq(o->err, "--set 'sim.seed=-3': key 'sim.seed': '-3' is negative; expected a non-negative integer\n"
+                             "ssdlab: 1 configuration error\n");
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+}
+
+Test(cli, config_show_reports_origins_of_drive_parts_and_overrides)
+{
+    output *o = run("config show -d tests/data/config/cli-drive.yaml --set controller.channels=8 --seed 9");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "  t_read: 70us  # tests/data/config/cli-drive.yaml:"), "%s", o->out);
+    cr_assert(strstr(o->out, "  page_size: 16KiB  # tests/data/config/../../../models/nand/"), "%s", o->out);
+    cr_assert(strstr(o->out, "  channels: 8  # --set\n"), "%s", o->out);
+    cr_assert(strstr(o->out, "  seed: 9  # --set\n"), "%s", o->out);
+    cr_assert(strstr(o->out, "  rng: mt19937  # default\n"), "%s", o->out);
+}
+
+Test(cli, demo_runs_and_writes_its_histogram_atomically)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[256], path[128];
+    snprintf(path, sizeof path, "%s/wait.csv", dir);
+    snprintf(args, sizeof args, "demo -c experiments/demo/mm1.yaml --set mm1.customers=400000 --histogram %s", path);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "PASS: within 2 % of the closed form"), "%s", o->out);
+    char csv[8192];
+    slurp(path, csv, sizeof csv);
+    cr_assert(strncmp(csv, "wait_lo_s,wait_hi_s,p_simulated,p_theory\n", 41) == 0, "%s", csv);
+    /* Only the final file is left: no temporary beside it. */
+    snprintf(args, sizeof args, "test $(ls %s | wc -l) -eq 1", dir);
+    cr_assert_eq(system(args), 0);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+}

@@ -1,0 +1,194 @@
+/* The pending-event set: order (with ties), cancellation, pool reuse. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#include "evqueue.h"
+
+typedef struct ref_event {
+    sim_time_t time;
+    uint64_t seq;
+} ref_event;
+
+static int by_time_then_seq(const void *a, const void *b)
+{
+    const ref_event *x = a, *y = b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+Test(evqueue, equal_times_leave_in_insertion_order)
+{
+    evq q;
+    cr_assert_eq(evq_init(&q, 0), 0);
+    for (uint64_t i = 0; i < 5000; i++) evq_push(&q, 777, 0, NULL, i);
+    evq_event e;
+    for (uint64_t i = 0; i < 5000; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert_eq(e.arg, i, "equal-time event %llu left at position %llu", (unsigned long long)e.arg,
+                     (unsigned long long)i);
+        cr_assert_eq(e.time, 777);
+    }
+    cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 0);
+    evq_free(&q);
+}
+
+/* Random times over a narrow range (many ties) and a wide one (high bits):
+ * the pop order must equal a sort by (time, insertion order). */
+static void check_against_sort(sim_time_t base, uint64_t range, size_t n)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 42);
+    ref_event *ref = malloc(n * sizeof *ref);
+    evq q;
+    evq_init(&q, 0);
+    for (size_t i = 0; i < n; i++) {
+        sim_time_t t = base + (uint64_t)(gsl_rng_uniform(r) * (double)range);
+        ref[i] = (ref_event){t, i};
+        evq_push(&q, t, 3, NULL, i);
+    }
+    qsort(ref, n, sizeof *ref, by_time_then_seq);
+    evq_event e;
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert_eq(e.time, ref[i].time);
+        cr_assert_eq(e.arg, ref[i].seq);
+        cr_assert_eq(e.handler, 3);
+    }
+    cr_assert_eq(evq_pending(&q), 0);
+    evq_free(&q);
+    free(ref);
+    gsl_rng_free(r);
+}
+
+Test(evqueue, pop_order_matches_sort_with_many_ties) { check_against_sort(0, 50, 20000); }
+Test(evqueue, pop_order_matches_sort_over_wide_range) { check_against_sort(0, UINT64_C(1) << 62, 20000); }
+Test(evqueue, pop_order_matches_sort_near_end_of_time) { check_against_sort(UINT64_MAX - 1000000, 1000000, 5000); }
+
+/* Interleaved pushes and pops (the hold model): times never go back, and
+ * among equal times the earlier-scheduled event leaves first. */
+Test(evqueue, hold_model_keeps_order)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    evq q;
+    evq_init(&q, 0);
+    uint64_t seq = 0;
+    for (int i = 0; i < 1000; i++) evq_push(&q, gsl_rng_uniform_int(r, 20), 0, NULL, seq++);
+    evq_event e, prev = {0};
+    for (int i = 0; i < 200000; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert(e.time > prev.time || (e.time == prev.time && (i == 0 || e.arg > prev.arg)),
+                  "event (%llu, #%llu) after (%llu, #%llu)", (unsigned long long)e.time, (unsigned long long)e.arg,
+                  (unsigned long long)prev.time, (unsigned long long)prev.arg);
+        prev = e;
+        evq_push(&q, e.time + gsl_rng_uniform_int(r, 20), 0, NULL, seq++);
+    }
+    evq_free(&q);
+    gsl_rng_free(r);
+}
+
+Test(evqueue, cancelled_events_never_fire)
+{
+    evq q;
+    evq_init(&q, 0);
+    evq_handle h[10];
+    for (int i = 0; i < 10; i++) h[i] = evq_push(&q, 100 + (sim_time_t)i, 0, NULL, (uint64_t)i);
+    cr_assert(evq_cancel(&q, h[3]));
+    cr_assert(evq_cancel(&q, h[0]));
+    cr_assert_not(evq_cancel(&q, h[3]), "a second cancel must fail");
+    cr_assert_not(evq_cancel(&q, 0), "handle 0 names no event");
+    cr_assert_eq(evq_pending(&q), 8);
+    sim_time_t t;
+    cr_assert(evq_peek_time(&q, &t));
+    cr_assert_eq(t, 101, "the cancelled earliest event must not be peeked");
+    evq_event e;
+    uint64_t seen = 0;
+    while (evq_pop_until(&q, SIM_TIME_MAX, &e) == 1) {
+        cr_assert_neq(e.arg, 3);
+        cr_assert_neq(e.arg, 0);
+        seen++;
+    }
+    cr_assert_eq(seen, 8);
+    cr_assert_not(evq_cancel(&q, h[5]), "a handle of an event that already fired is stale");
+    evq_free(&q);
+}
+
+Test(evqueue, stale_handle_does_not_cancel_a_reused_slot)
+{
+    evq q;
+    evq_init(&q, 0);
+    evq_handle old = evq_push(&q, 5, 0, NULL, 1);
+    evq_event e;
+    evq_pop_until(&q, SIM_TIME_MAX, &e);
+    evq_handle fresh = evq_push(&q, 6, 0, NULL, 2); /* reuses the slot */
+    cr_assert_eq(old & 0xffffffffu, fresh & 0xffffffffu, "the pool should reuse the freed slot");
+    cr_assert_not(evq_cancel(&q, old));
+    cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+    cr_assert_eq(e.arg, 2);
+    evq_free(&q);
+}
+
+Test(evqueue, pop_until_leaves_later_events_queued)
+{
+    evq q;
+    evq_init(&q, 0);
+    evq_push(&q, 10, 0, NULL, 1);
+    evq_push(&q, 20, 0, NULL, 2);
+    evq_event e;
+    cr_assert_eq(evq_pop_until(&q, 15, &e), 1);
+    cr_assert_eq(e.time, 10);
+    cr_assert_eq(evq_pop_until(&q, 15, &e), -1);
+    cr_assert_eq(evq_pending(&q), 1);
+    cr_assert_eq(evq_pop_until(&q, 20, &e), 1);
+    cr_assert_eq(e.arg, 2);
+    evq_free(&q);
+}
+
+/* Once the pending count has peaked, scheduling reuses records: the pool
+ * does not grow however many events pass through. */
+Test(evqueue, pool_is_reused_in_steady_state)
+{
+    evq q;
+    evq_init(&q, 0);
+    for (int i = 0; i < 3000; i++) evq_push(&q, (sim_time_t)i, 0, NULL, 0);
+    uint32_t cap = evq_pool_capacity(&q);
+    uint32_t slots = q.slot_count;
+    evq_event e;
+    for (int i = 0; i < 500000; i++) {
+        evq_pop_until(&q, SIM_TIME_MAX, &e);
+        evq_handle h = evq_push(&q, e.time + 3000, 0, NULL, 0);
+        if (i % 7 == 0) { /* cancel and replace: cancelled records are recycled too */
+            evq_cancel(&q, h);
+            evq_push(&q, e.time + 3000, 0, NULL, 0);
+        }
+    }
+    cr_assert_eq(evq_pool_capacity(&q), cap);
+    cr_assert_leq(q.slot_count, slots + 3000 / 7 + 2, "slots handed out grew to %u from %u", q.slot_count, slots);
+    cr_assert_eq(evq_pending(&q), 3000);
+    evq_free(&q);
+}
+
+/* After a run stops at a stop time the queue has looked ahead to the next
+ * event; an event scheduled before that one must still come out first, and
+ * equal times must keep their order. */
+Test(evqueue, scheduling_before_a_peeked_event)
+{
+    evq q;
+    evq_init(&q, 0);
+    evq_push(&q, 100, 0, NULL, 1);
+    evq_push(&q, 200, 0, NULL, 2);
+    evq_push(&q, 200, 0, NULL, 3);
+    evq_event e;
+    cr_assert_eq(evq_pop_until(&q, 150, &e), 1);
+    cr_assert_eq(evq_pop_until(&q, 150, &e), -1); /* looked ahead to 200 */
+    evq_push(&q, 150, 0, NULL, 4);
+    evq_push(&q, 200, 0, NULL, 5);
+    evq_push(&q, 150, 0, NULL, 6);
+    uint64_t want[] = {4, 6, 2, 3, 5};
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert_eq(e.arg, want[i], "position %d: got %llu", i, (unsigned long long)e.arg);
+    }
+    evq_free(&q);
+}

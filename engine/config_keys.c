@@ -1,8 +1,7 @@
 /* ssdlab's schema: the key tables of every module, joined once. */
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "config.h"
+#include "fatal.h"
 #include "mm1.h"
 #include "sim_config.h"
 
@@ -18,8 +17,7 @@ const cfg_schema *ssdlab_schema(void)
         schema = cfg_schema_create(tables, sizeof tables / sizeof tables[0], err, sizeof err);
         if (!schema) {
             /* A declaration bug: the schema test catches it before release. */
-            fprintf(stderr, "ssdlab: internal error: invalid key declarations: %s\n", err);
-            abort();
+            ssdlab_internal_error("invalid key declarations: %s", err);
         }
     }
     return schema;

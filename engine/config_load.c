@@ -9,11 +9,11 @@
 #include <yaml.h>
 
 #include "config_internal.h"
+#include "fatal.h"
 
 static _Noreturn void api_misuse(const char *what, const char *key)
 {
-    fprintf(stderr, "ssdlab: internal error: %s '%s'\n", what, key);
-    abort();
+    ssdlab_internal_error("%s '%s'", what, key);
 }
 
 cfg *cfg_create(const cfg_schema *s)

@@ -6,26 +6,26 @@
 #define EVQ_FREE UINT32_MAX
 #define EVQ_CANCELLED (UINT32_MAX - 1)
 
+/* Doubles an array's capacity until it holds want elements. */
+static int grow_array(void **items, uint32_t *cap, uint32_t want, size_t size, uint32_t first_cap)
+{
+    uint32_t n = *cap ? *cap : first_cap;
+    while (n < want) n *= 2;
+    void *p = realloc(*items, (size_t)n * size);
+    if (!p) return -1;
+    *items = p;
+    *cap = n;
+    return 0;
+}
+
 static int grow_slots(evq *q, uint32_t want)
 {
-    uint32_t cap = q->slot_cap ? q->slot_cap : 64;
-    while (cap < want) cap *= 2;
-    evq_slot *slots = realloc(q->slots, (size_t)cap * sizeof *slots);
-    if (!slots) return -1;
-    q->slots = slots;
-    q->slot_cap = cap;
-    return 0;
+    return grow_array((void **)&q->slots, &q->slot_cap, want, sizeof *q->slots, 64);
 }
 
 static int grow_bucket(evq_bucket *b, uint32_t want)
 {
-    uint32_t cap = b->cap ? b->cap : 16;
-    while (cap < want) cap *= 2;
-    evq_entry *items = realloc(b->items, (size_t)cap * sizeof *items);
-    if (!items) return -1;
-    b->items = items;
-    b->cap = cap;
-    return 0;
+    return grow_array((void **)&b->items, &b->cap, want, sizeof *b->items, 16);
 }
 
 int evq_init(evq *q, uint32_t reserve)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
 #include "rng.h"
 
 typedef struct handler {
@@ -25,8 +26,7 @@ struct sim {
 
 static _Noreturn void model_bug(const char *what, const char *detail)
 {
-    fprintf(stderr, "ssdlab: internal error: %s (%s)\n", what, detail);
-    abort();
+    ssdlab_internal_error("%s (%s)", what, detail);
 }
 
 sim *sim_create(const sim_options *opt)

@@ -47,6 +47,9 @@ void cli_config_args_free(cli_config_args *a);
 /* Prints "ssdlab CMD: <msg>" to stderr and returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Monotonic wall-clock seconds, for timing runs. */
+double cli_wall_seconds(void);
+
 int cmd_demo(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -39,19 +38,12 @@ static void on_hold(sim *s, void *ctx, void *obj, uint64_t arg)
     if (--h->remaining == 0) sim_request_stop(s);
 }
 
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static double run_holds(sim *s, hold_state *h, uint64_t holds)
 {
     h->remaining = holds;
-    double t0 = wall_seconds();
+    double t0 = cli_wall_seconds();
     sim_run(s, SIM_TIME_MAX);
-    return wall_seconds() - t0;
+    return cli_wall_seconds() - t0;
 }
 
 static int bench_size(uint32_t pending, uint64_t holds, const sim_time_t *inc)

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "mm1.h"
@@ -21,13 +20,6 @@ static const char help[] =
     "      --histogram CSV  write the waiting-time distribution, simulated and\n"
     "                       closed form (plot: analysis/plot_mm1.py CSV PNG)\n"
     "  -h, --help           this help\n";
-
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int write_histogram(const mm1 *m, const char *path)
 {
@@ -109,9 +101,9 @@ int cmd_demo(int argc, char **argv)
         return EXIT_FAILED;
     }
     mm1_result r;
-    double t0 = wall_seconds();
+    double t0 = cli_wall_seconds();
     mm1_run(m, cfg_uint(c, "sim.stop_time"), &r);
-    print_result(&r, so.seed, wall_seconds() - t0);
+    print_result(&r, so.seed, cli_wall_seconds() - t0);
     int rc = histogram ? write_histogram(m, histogram) : EXIT_OK;
     mm1_free(m);
     sim_free(s);

@@ -65,6 +65,8 @@ void cfg_write_reference(const cfg_schema *s, FILE *out, bool markdown)
         char def[CFG_MSG], range[CFG_MSG];
         cfg_format_value(k, &s->defaults[i], def, sizeof def);
         unit_and_range(k, range, sizeof range);
+        if (markdown) /* a '|' would end the table cell */
+            for (char *p = range; (p = strchr(p, '|')) != NULL;) *p = '/';
         if (markdown)
             fprintf(out, "| `%s` | %s | %s | `%s` | %s | %s |\n", k->name, cfg_type_name(k->type), k->unit ? k->unit : "",
                     def, range, k->doc);

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EVQ_FREE UINT32_MAX
-#define EVQ_CANCELLED (UINT32_MAX - 1)
+#define TICKET_LIVE UINT32_MAX
+#define TICKET_CANCELLED (UINT32_MAX - 1)
 
 /* Doubles an array's capacity until it holds want elements. */
 static int grow_array(void **items, uint32_t *cap, uint32_t want, size_t size, uint32_t first_cap)
@@ -18,31 +18,54 @@ static int grow_array(void **items, uint32_t *cap, uint32_t want, size_t size, u
     return 0;
 }
 
-static int grow_slots(evq *q, uint32_t want)
+/* Allocates the next slab of chunks (twice the last) onto the free list. */
+static int add_slab(evq *q, size_t min_chunks)
 {
-    return grow_array((void **)&q->slots, &q->slot_cap, want, sizeof *q->slots, 64);
+    if (q->slab_count == sizeof q->slabs / sizeof q->slabs[0]) return -1;
+    size_t n = q->chunk_count ? q->chunk_count : 16;
+    if (n < min_chunks) n = min_chunks;
+    evq_chunk *slab = malloc(n * sizeof *slab);
+    if (!slab) return -1;
+    for (size_t i = 0; i < n; i++) {
+        slab[i].next = q->free_chunks;
+        q->free_chunks = &slab[i];
+    }
+    q->slabs[q->slab_count++] = slab;
+    q->chunk_count += n;
+    return 0;
 }
 
-static int grow_bucket(evq_bucket *b, uint32_t want)
+static inline evq_chunk *take_chunk(evq *q)
 {
-    return grow_array((void **)&b->items, &b->cap, want, sizeof *b->items, 16);
+    if (__builtin_expect(!q->free_chunks, 0) && add_slab(q, 0)) return NULL;
+    evq_chunk *c = q->free_chunks;
+    q->free_chunks = c->next;
+    c->next = NULL;
+    c->count = 0;
+    return c;
+}
+
+static inline void release_chunk(evq *q, evq_chunk *c)
+{
+    c->next = q->free_chunks;
+    q->free_chunks = c;
 }
 
 int evq_init(evq *q, uint32_t reserve)
 {
     memset(q, 0, sizeof *q);
-    if (reserve < 64) reserve = 64;
     if (reserve > EVQ_MAX_PENDING) reserve = EVQ_MAX_PENDING;
-    if (grow_slots(q, reserve)) return -1;
-    return 0;
+    return add_slab(q, reserve / EVQ_CHUNK_EVENTS + 16);
 }
 
 void evq_free(evq *q)
 {
-    for (int i = 0; i <= EVQ_BUCKETS; i++) free(q->bucket[i].items);
-    free(q->slots);
+    for (uint32_t i = 0; i < q->slab_count; i++) free(q->slabs[i]);
+    free(q->tickets);
     memset(q, 0, sizeof *q);
 }
+
+size_t evq_capacity(const evq *q) { return q->chunk_count * EVQ_CHUNK_EVENTS + q->ticket_cap; }
 
 static inline int bucket_of(const evq *q, sim_time_t t)
 {
@@ -60,37 +83,43 @@ static inline int lowest_nonempty(const evq *q)
     return 1 + 64 * w + __builtin_ctzll(q->nonempty[w]);
 }
 
-static uint32_t take_slot(evq *q)
-{
-    if (q->free_head) {
-        uint32_t s = q->free_head - 1;
-        q->free_head = (uint32_t)q->slots[s].arg;
-        return s;
-    }
-    if (q->slot_count == q->slot_cap && grow_slots(q, q->slot_cap + 1)) return EVQ_FREE;
-    q->slots[q->slot_count].gen = 1;
-    return q->slot_count++;
-}
-
-static void release_slot(evq *q, uint32_t s)
-{
-    evq_slot *slot = &q->slots[s];
-    slot->handler = EVQ_FREE;
-    if (++slot->gen == 0) slot->gen = 1;
-    slot->arg = q->free_head;
-    q->free_head = s + 1;
-}
-
-static inline int append(evq *q, int b, evq_entry e)
+static inline int append(evq *q, int b, const evq_event *e)
 {
     evq_bucket *bk = &q->bucket[b];
-    if (__builtin_expect(bk->count == bk->cap, 0) && grow_bucket(bk, bk->cap + 1)) return -1;
-    bk->items[bk->count++] = e;
+    evq_chunk *c = bk->tail;
+    if (__builtin_expect(!c || c->count == EVQ_CHUNK_EVENTS, 0)) {
+        if (!(c = take_chunk(q))) return -1;
+        if (bk->tail) {
+            bk->tail->next = c;
+        } else {
+            bk->head = c;
+            bk->least = SIM_TIME_MAX;
+        }
+        bk->tail = c;
+    }
+    c->events[c->count++] = *e;
+    if (e->time < bk->least) bk->least = e->time;
     if (b) {
         q->nonempty[(b - 1) >> 6] |= UINT64_C(1) << ((b - 1) & 63);
         q->nonempty_words |= UINT64_C(1) << ((b - 1) >> 6);
     }
     return 0;
+}
+
+/* Moves the events of a detached chunk list (from index `read` of its first
+ * chunk) into the buckets, in order, and returns the chunks to the pool as
+ * they empty, so they are reused at once for the destination buckets. */
+static int place_all(evq *q, evq_chunk *c, uint32_t read)
+{
+    int rc = 0;
+    while (c) {
+        for (uint32_t k = read; k < c->count && rc == 0; k++) rc = append(q, bucket_of(q, c->events[k].time), &c->events[k]);
+        evq_chunk *next = c->next;
+        release_chunk(q, c);
+        c = next;
+        read = 0;
+    }
+    return rc;
 }
 
 /* A peek (or a pop that found the earliest event past its limit) moves
@@ -108,69 +137,100 @@ static int rebucket(evq *q, sim_time_t new_last)
     q->nonempty_words = 0;
     q->last = new_last;
     int rc = 0;
-    for (int b = 0; b <= EVQ_BUCKETS; b++) {
-        for (uint32_t k = old[b].head; k < old[b].count && rc == 0; k++)
-            rc = append(q, bucket_of(q, old[b].items[k].time), old[b].items[k]);
-        free(old[b].items);
-    }
+    for (int b = 0; b <= EVQ_BUCKETS; b++)
+        if (place_all(q, old[b].head, old[b].read)) rc = -1;
     return rc;
 }
 
-evq_handle evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg)
+static int push(evq *q, const evq_event *e)
 {
-    if (q->stored >= EVQ_MAX_PENDING) return 0;
-    if (time < q->last && rebucket(q, time)) return 0;
-    uint32_t s = take_slot(q);
-    if (s == EVQ_FREE) return 0;
-    if (append(q, bucket_of(q, time), (evq_entry){time, s})) {
-        release_slot(q, s);
-        return 0;
-    }
-    evq_slot *slot = &q->slots[s];
-    slot->obj = obj;
-    slot->arg = arg;
-    slot->handler = handler;
+    if (q->stored >= EVQ_MAX_PENDING) return -1;
+    if (e->time < q->last && rebucket(q, e->time)) return -1;
+    if (append(q, bucket_of(q, e->time), e)) return -1;
     q->live++;
     q->stored++;
-    return ((uint64_t)slot->gen << 32) | s;
+    return 0;
+}
+
+int evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg)
+{
+    evq_event e = {time, obj, arg, handler, 0};
+    return push(q, &e);
+}
+
+static uint32_t take_ticket(evq *q)
+{
+    if (q->free_ticket) {
+        uint32_t t = q->free_ticket - 1;
+        q->free_ticket = q->tickets[t].state;
+        return t;
+    }
+    if (q->ticket_count == q->ticket_cap &&
+        grow_array((void **)&q->tickets, &q->ticket_cap, q->ticket_cap + 1, sizeof *q->tickets, 64))
+        return UINT32_MAX;
+    q->tickets[q->ticket_count].gen = 1;
+    return q->ticket_count++;
+}
+
+static void release_ticket(evq *q, uint32_t t)
+{
+    evq_ticket *tk = &q->tickets[t];
+    if (++tk->gen == 0) tk->gen = 1;
+    tk->state = q->free_ticket;
+    q->free_ticket = t + 1;
+}
+
+evq_handle evq_push_cancellable(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg)
+{
+    uint32_t t = take_ticket(q);
+    if (t == UINT32_MAX) return 0;
+    evq_event e = {time, obj, arg, handler, t + 1};
+    if (push(q, &e)) {
+        release_ticket(q, t);
+        return 0;
+    }
+    q->tickets[t].state = TICKET_LIVE;
+    return ((uint64_t)q->tickets[t].gen << 32) | (t + 1);
 }
 
 /* Empties the lowest non-empty bucket into lower ones, after moving `last`
  * up to its earliest time. Lower buckets are empty at that point, and
- * entries keep their order, so equal times keep insertion order. Cancelled
- * entries are moved like the others: looking at their slots here would cost
- * a cache miss per entry; they are dropped when they reach the front.
- * Returns -1 if a lower bucket could not grow. */
+ * events keep their order, so equal times keep insertion order.
+ * Returns -1 if the chunk pool could not grow. */
 static int redistribute(evq *q)
 {
     int b = lowest_nonempty(q);
     evq_bucket *src = &q->bucket[b];
-    sim_time_t least = src->items[0].time;
-    for (uint32_t k = 1; k < src->count; k++)
-        if (src->items[k].time < least) least = src->items[k].time;
-    q->last = least;
+    q->last = src->least;
     q->nonempty[(b - 1) >> 6] &= ~(UINT64_C(1) << ((b - 1) & 63));
     if (!q->nonempty[(b - 1) >> 6]) q->nonempty_words &= ~(UINT64_C(1) << ((b - 1) >> 6));
-    for (uint32_t k = 0; k < src->count; k++)
-        if (append(q, bucket_of(q, src->items[k].time), src->items[k])) return -1;
-    src->count = 0;
-    return 0;
+    evq_chunk *list = src->head;
+    src->head = src->tail = NULL;
+    return place_all(q, list, 0);
 }
 
 /* Brings the earliest live event to the front of bucket 0, dropping
- * cancelled ones on the way. Returns false when nothing live is pending. */
+ * cancelled ones and spent chunks on the way. Returns false when nothing
+ * live is pending. */
 static bool settle(evq *q)
 {
     evq_bucket *b0 = &q->bucket[0];
     for (;;) {
-        while (b0->head < b0->count) {
-            uint32_t s = b0->items[b0->head].slot;
-            if (q->slots[s].handler != EVQ_CANCELLED) return true;
-            release_slot(q, s);
-            b0->head++;
-            q->stored--;
+        while (b0->head) {
+            evq_chunk *c = b0->head;
+            if (b0->read < c->count) {
+                uint32_t t = c->events[b0->read].ticket;
+                if (!t || q->tickets[t - 1].state != TICKET_CANCELLED) return true;
+                release_ticket(q, t - 1);
+                b0->read++;
+                q->stored--;
+                continue;
+            }
+            b0->head = c->next;
+            if (!b0->head) b0->tail = NULL;
+            b0->read = 0;
+            release_chunk(q, c);
         }
-        b0->head = b0->count = 0;
         if (!lowest_nonempty(q) || redistribute(q)) return false;
     }
 }
@@ -179,15 +239,11 @@ int evq_pop_until(evq *q, sim_time_t limit, evq_event *out)
 {
     if (!settle(q)) return 0;
     evq_bucket *b0 = &q->bucket[0];
-    const evq_entry *top = &b0->items[b0->head];
+    const evq_event *top = &b0->head->events[b0->read];
     if (top->time > limit) return -1;
-    evq_slot *slot = &q->slots[top->slot];
-    out->time = top->time;
-    out->handler = slot->handler;
-    out->obj = slot->obj;
-    out->arg = slot->arg;
-    release_slot(q, top->slot);
-    b0->head++;
+    *out = *top;
+    if (top->ticket) release_ticket(q, top->ticket - 1);
+    b0->read++;
     q->live--;
     q->stored--;
     return 1;
@@ -196,18 +252,18 @@ int evq_pop_until(evq *q, sim_time_t limit, evq_event *out)
 bool evq_peek_time(evq *q, sim_time_t *time)
 {
     if (!settle(q)) return false;
-    *time = q->bucket[0].items[q->bucket[0].head].time;
+    *time = q->bucket[0].head->events[q->bucket[0].read].time;
     return true;
 }
 
 bool evq_cancel(evq *q, evq_handle h)
 {
-    uint32_t s = (uint32_t)(h & 0xffffffffu);
+    uint32_t t = (uint32_t)(h & 0xffffffffu);
     uint32_t gen = (uint32_t)(h >> 32);
-    if (h == 0 || s >= q->slot_count) return false;
-    evq_slot *slot = &q->slots[s];
-    if (slot->gen != gen || slot->handler >= EVQ_CANCELLED) return false;
-    slot->handler = EVQ_CANCELLED;
+    if (t == 0 || t > q->ticket_count) return false;
+    evq_ticket *tk = &q->tickets[t - 1];
+    if (tk->gen != gen || tk->state != TICKET_LIVE) return false;
+    tk->state = TICKET_CANCELLED;
     q->live--;
     return true;
 }

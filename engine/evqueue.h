@@ -1,6 +1,6 @@
-/* Pending-event set of the simulator: a radix heap with multi-bit digits
+/* Pending-event set of the simulator: a radix heap with 8-bit digits
  * (Ahuja, Mehlhorn, Orlin and Tarjan 1990; multi-level buckets as in
- * Cherkassky, Goldberg and Silverstein 1999) over a pool of event records.
+ * Cherkassky, Goldberg and Silverstein 1999).
  *
  * A radix heap needs monotone keys (nothing is scheduled before the last
  * event taken out), which a discrete-event simulation guarantees. Its
@@ -10,20 +10,25 @@
  * events always share a bucket, so equal-time events leave in insertion
  * order and a run is deterministic.
  *
- * Records come from a pool that grows only when the number of pending
- * events reaches a new high, so steady-state scheduling allocates nothing.
- * Cancellation is lazy: a cancelled record is marked and dropped when its
- * bucket is next visited. */
+ * Events are stored whole in the buckets. A bucket is a list of fixed-size
+ * chunks drawn from one shared pool, so memory follows the number of pending
+ * events, not the history of each bucket, and the pool grows only when the
+ * number of pending events reaches a new high: steady-state scheduling
+ * allocates nothing.
+ * An event that may be cancelled also takes a ticket from a pool; the
+ * handle names the ticket and its generation, so a stale handle never
+ * cancels a reused ticket. Cancellation is lazy: the event is dropped when
+ * it reaches the front. Events without a ticket cost no pool access at all,
+ * which keeps the common path (completions that are never cancelled) free
+ * of cache misses. */
 #ifndef SSDLAB_EVQUEUE_H
 #define SSDLAB_EVQUEUE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "simtime.h"
-
-/* Events pending at once, cancelled ones included until dropped. */
-#define EVQ_MAX_PENDING (UINT32_C(1) << 30)
 
 /* Keys are split into digits of EVQ_DIGIT_BITS bits. */
 #define EVQ_DIGIT_BITS 8
@@ -31,69 +36,80 @@
 #define EVQ_BUCKETS (EVQ_DIGITS << EVQ_DIGIT_BITS)
 #define EVQ_BITMAP_WORDS ((EVQ_BUCKETS + 63) / 64)
 
-/* Names one scheduled event for cancellation; 0 never names an event. */
+/* Events pending at once, cancelled ones included until dropped. */
+#define EVQ_MAX_PENDING (UINT32_C(1) << 30)
+
+/* Names one cancellable event; 0 never names an event. */
 typedef uint64_t evq_handle;
 
 typedef struct evq_event {
     sim_time_t time;
-    uint32_t handler;
     void *obj;
     uint64_t arg;
+    uint32_t handler;
+    uint32_t ticket; /* cancellation ticket + 1; 0 = not cancellable */
 } evq_event;
 
-typedef struct evq_entry {
-    sim_time_t time;
-    uint32_t slot;
-} evq_entry;
+#define EVQ_CHUNK_EVENTS 64
+
+typedef struct evq_chunk {
+    struct evq_chunk *next;
+    uint32_t count;
+    evq_event events[EVQ_CHUNK_EVENTS];
+} evq_chunk;
 
 typedef struct evq_bucket {
-    evq_entry *items;
-    uint32_t head; /* first unread item (only bucket 0 is read from the front) */
-    uint32_t count;
-    uint32_t cap;
+    evq_chunk *head, *tail;
+    sim_time_t least; /* earliest time in the bucket, kept on append */
+    uint32_t read;    /* next unread event in head (only bucket 0 is read from the front) */
 } evq_bucket;
 
-typedef struct evq_slot {
-    void *obj;
-    uint64_t arg;     /* next free slot + 1 while the slot is free */
-    uint32_t handler; /* EVQ_FREE or EVQ_CANCELLED when not live */
-    uint32_t gen;     /* bumped on every release, so stale handles miss */
-} evq_slot;
+typedef struct evq_ticket {
+    uint32_t gen;   /* bumped on every release, so stale handles miss */
+    uint32_t state; /* TICKET_LIVE, TICKET_CANCELLED, or next free ticket + 1 */
+} evq_ticket;
 
 typedef struct evq {
-    sim_time_t last;       /* every pending time is >= last */
+    sim_time_t last; /* every pending time is >= last */
     uint64_t nonempty[EVQ_BITMAP_WORDS]; /* bit i set when bucket i+1 holds items */
     uint64_t nonempty_words;             /* bit w set when nonempty[w] != 0 */
     /* Bucket 0: time == last. Bucket 1 + (p << EVQ_DIGIT_BITS) + d: the
      * highest digit in which time differs from last is digit p, and time's
      * digit there is d. Lower buckets hold earlier times. */
     evq_bucket bucket[EVQ_BUCKETS + 1];
-    evq_slot *slots;
-    uint32_t slot_count;  /* slots ever handed out */
-    uint32_t slot_cap;
-    uint32_t free_head;   /* first free slot index + 1; 0 = none */
-    uint32_t live;        /* pending, not cancelled */
-    uint32_t stored;      /* entries in buckets, cancelled ones included */
+    evq_chunk *free_chunks;
+    evq_chunk *slabs[40];   /* chunk allocations, each twice the last */
+    uint32_t slab_count;
+    size_t chunk_count;     /* chunks allocated */
+    evq_ticket *tickets;
+    uint32_t ticket_count; /* tickets ever handed out */
+    uint32_t ticket_cap;
+    uint32_t free_ticket;  /* first free ticket + 1; 0 = none */
+    uint32_t live;         /* pending, not cancelled */
+    uint32_t stored;       /* in buckets, cancelled ones included */
 } evq;
 
 int evq_init(evq *q, uint32_t reserve);
 void evq_free(evq *q);
 
 /* time must be >= the time of the last event popped (the caller, sim.c,
- * checks it). Returns 0 when the pending limit is exceeded or memory runs
- * out (the caller reports it). */
-evq_handle evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg);
+ * checks it). Returns -1 when the pending limit is exceeded or memory runs
+ * out (the caller reports it), else 0. */
+int evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg);
+/* The same for an event that may be cancelled; returns 0 on failure. */
+evq_handle evq_push_cancellable(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg);
 
 /* Pops the earliest live event if its time is <= limit.
  * Returns 1 when an event was popped, 0 when the queue is empty, -1 when the
  * earliest event lies after limit (it stays queued). */
 int evq_pop_until(evq *q, sim_time_t limit, evq_event *out);
 
+/* True when h named a pending event, which will now never be popped. */
 bool evq_cancel(evq *q, evq_handle h);
 bool evq_peek_time(evq *q, sim_time_t *time);
 
 static inline uint32_t evq_pending(const evq *q) { return q->live; }
-/* Pool capacity: grows only with the high-water mark of pending events. */
-static inline uint32_t evq_pool_capacity(const evq *q) { return q->slot_cap; }
+/* Events the chunk pool and the ticket pool can hold without growing. */
+size_t evq_capacity(const evq *q);
 
 #endif

@@ -72,20 +72,42 @@ const char *sim_handler_name(const sim *s, sim_handler_id id)
     return id < s->handler_count ? s->handlers[id].name : "(none)";
 }
 
-sim_event sim_schedule_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg)
+static void check_schedule(const sim *s, sim_time_t t, sim_handler_id h)
 {
     if (t < s->now) model_bug("event scheduled in the past", sim_handler_name(s, h));
     if (h >= s->handler_count) model_bug("event for an unregistered handler", "schedule");
-    sim_event ev = evq_push(&s->queue, t, h, obj, arg);
-    if (!ev) model_bug("event limit exceeded (2^24 pending or 2^40 per run) or out of memory",
-                       sim_handler_name(s, h));
+}
+
+static sim_time_t after(const sim *s, sim_time_t delay, sim_handler_id h)
+{
+    if (delay > SIM_TIME_MAX - s->now) model_bug("event scheduled past the end of time", sim_handler_name(s, h));
+    return s->now + delay;
+}
+
+static const char queue_full[] = "event limit exceeded (2^30 pending) or out of memory";
+
+void sim_schedule_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg)
+{
+    check_schedule(s, t, h);
+    if (evq_push(&s->queue, t, h, obj, arg)) model_bug(queue_full, sim_handler_name(s, h));
+}
+
+void sim_schedule_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg)
+{
+    sim_schedule_at(s, after(s, delay, h), h, obj, arg);
+}
+
+sim_event sim_schedule_cancellable_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg)
+{
+    check_schedule(s, t, h);
+    sim_event ev = evq_push_cancellable(&s->queue, t, h, obj, arg);
+    if (!ev) model_bug(queue_full, sim_handler_name(s, h));
     return ev;
 }
 
-sim_event sim_schedule_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg)
+sim_event sim_schedule_cancellable_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg)
 {
-    if (delay > SIM_TIME_MAX - s->now) model_bug("event scheduled past the end of time", sim_handler_name(s, h));
-    return sim_schedule_at(s, s->now + delay, h, obj, arg);
+    return sim_schedule_cancellable_at(s, after(s, delay, h), h, obj, arg);
 }
 
 bool sim_cancel(sim *s, sim_event ev) { return evq_cancel(&s->queue, ev); }

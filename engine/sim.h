@@ -42,8 +42,13 @@ const char *sim_handler_name(const sim *s, sim_handler_id id);
 
 /* Scheduling in the past, or past the event limits of evqueue.h, is a model
  * bug: the simulator reports it and aborts. */
-sim_event sim_schedule_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg);
-sim_event sim_schedule_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg);
+void sim_schedule_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg);
+void sim_schedule_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg);
+/* The same for events that may be cancelled (timeouts, idle timers): they
+ * return a handle for sim_cancel and cost a little more. */
+sim_event sim_schedule_cancellable_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg);
+sim_event sim_schedule_cancellable_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg);
+/* True when ev was pending; it will not run. */
 bool sim_cancel(sim *s, sim_event ev);
 
 /* Runs events with time <= until. On SIM_STOP_TIME the clock moves to until. */

@@ -89,12 +89,14 @@ Test(sim, cancelled_event_is_skipped)
     sim *s = new_sim();
     log_t l = {0};
     sim_handler_id h = sim_register_handler(s, "record", record, &l);
-    sim_event a = sim_schedule_at(s, 10, h, &l, 1);
-    sim_schedule_at(s, 20, h, &l, 2);
+    sim_event a = sim_schedule_cancellable_at(s, 10, h, &l, 1);
+    sim_event b = sim_schedule_cancellable_in(s, 20, h, &l, 2);
     cr_assert(sim_cancel(s, a));
+    cr_assert_not(sim_cancel(s, a));
     sim_run(s, SIM_TIME_MAX);
     cr_assert_eq(l.n, 1);
     cr_assert_eq(l.args[0], 2);
+    cr_assert_not(sim_cancel(s, b), "an event that ran cannot be cancelled");
     sim_free(s);
 }
 

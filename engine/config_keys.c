@@ -4,10 +4,9 @@
 #include "fatal.h"
 #include "mm1.h"
 #include "sim_config.h"
+#include "ssd/params.h"
 
-extern const cfg_key drive_config_keys[];
-
-static const cfg_key *const tables[] = {sim_config_keys, drive_config_keys, mm1_config_keys};
+static const cfg_key *const tables[] = {sim_config_keys, ssd_config_keys, mm1_config_keys};
 
 const cfg_schema *ssdlab_schema(void)
 {

@@ -117,7 +117,7 @@ Test(cli, config_show_reports_origins_of_drive_parts_and_overrides)
 {
     output *o = run("config show -d tests/data/config/cli-drive.yaml --set controller.channels=8 --seed 9");
     cr_assert_eq(o->status, 0, "%s", o->err);
-    cr_assert(strstr(o->out, "  t_read: 70us  # tests/data/config/cli-drive.yaml:"), "%s", o->out);
+    cr_assert(strstr(o->out, "  t_read_lsb: 70us  # tests/data/config/cli-drive.yaml:"), "%s", o->out);
     cr_assert(strstr(o->out, "  page_size: 16KiB  # tests/data/config/../../../models/nand/"), "%s", o->out);
     cr_assert(strstr(o->out, "  channels: 8  # --set\n"), "%s", o->out);
     cr_assert(strstr(o->out, "  seed: 9  # --set\n"), "%s", o->out);

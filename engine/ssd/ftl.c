@@ -1,0 +1,320 @@
+#include "ftl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- set-up ---------------------------------------------------------------- */
+
+int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
+{
+    memset(f, 0, sizeof *f);
+    f->p = p;
+    f->rng = rng;
+    size_t nblocks = (size_t)p->dies * p->blocks_per_die;
+    f->l2p = malloc(p->logical_units * sizeof *f->l2p);
+    f->p2l = malloc(p->physical_units * sizeof *f->p2l);
+    f->blocks = calloc(nblocks, sizeof *f->blocks);
+    f->dies = calloc(p->dies, sizeof *f->dies);
+    if (!f->l2p || !f->p2l || !f->blocks || !f->dies) {
+        ftl_free(f);
+        return -1;
+    }
+    memset(f->l2p, 0xff, p->logical_units * sizeof *f->l2p);
+    memset(f->p2l, 0xff, p->physical_units * sizeof *f->p2l);
+    for (uint32_t d = 0; d < p->dies; d++) {
+        ftl_die *die = &f->dies[d];
+        die->free = malloc(p->blocks_per_die * sizeof *die->free);
+        if (!die->free) {
+            ftl_free(f);
+            return -1;
+        }
+        for (uint32_t b = 0; b < p->blocks_per_die; b++) die->free[die->free_count++] = d * p->blocks_per_die + b;
+        for (int s = 0; s < STREAM_COUNT; s++) die->open[s] = FTL_NONE;
+    }
+    return 0;
+}
+
+void ftl_free(ftl *f)
+{
+    if (f->dies)
+        for (uint32_t d = 0; d < f->p->dies; d++) free(f->dies[d].free);
+    free(f->dies);
+    free(f->blocks);
+    free(f->l2p);
+    free(f->p2l);
+    free(f->version_of_physical);
+    free(f->latest_version);
+    memset(f, 0, sizeof *f);
+}
+
+int ftl_enable_versions(ftl *f)
+{
+    f->version_of_physical = calloc(f->p->physical_units, sizeof *f->version_of_physical);
+    f->latest_version = calloc(f->p->logical_units, sizeof *f->latest_version);
+    return f->version_of_physical && f->latest_version ? 0 : -1;
+}
+
+/* --- allocation ---------------------------------------------------------- */
+
+static uint32_t die_at(const ftl *f, uint32_t k)
+{
+    const ssd_params *p = f->p;
+    if (p->order == ALLOC_DIE_FIRST) return k;
+    return (k % p->channels) * p->dies_per_channel + k / p->channels;
+}
+
+static bool open_has_room(const ftl *f, uint32_t die, ftl_stream s)
+{
+    uint32_t b = f->dies[die].open[s];
+    return b != FTL_NONE && f->blocks[b].write_ptr < f->p->units_per_block;
+}
+
+bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s)
+{
+    if (open_has_room(f, die, s)) return true;
+    uint32_t keep = s == STREAM_HOST ? f->p->gc_reserve : 0;
+    return f->dies[die].free_count > keep;
+}
+
+uint32_t ftl_host_die(ftl *f)
+{
+    for (uint32_t tries = 0; tries < f->p->dies; tries++) {
+        uint32_t die = die_at(f, f->host_die_cursor);
+        if (ftl_can_alloc(f, die, STREAM_HOST)) return die;
+        ftl_advance_host_die(f);
+    }
+    return FTL_NONE;
+}
+
+void ftl_advance_host_die(ftl *f) { f->host_die_cursor = (f->host_die_cursor + 1) % f->p->dies; }
+
+/* The free block with the fewest erases (dynamic wear levelling); the
+ * lowest id among equals, so that layouts are easy to predict. */
+static uint32_t take_free_block(ftl *f, uint32_t die)
+{
+    ftl_die *d = &f->dies[die];
+    uint32_t best = 0;
+    for (uint32_t i = 1; i < d->free_count; i++) {
+        uint32_t a = f->blocks[d->free[i]].erase_count, b = f->blocks[d->free[best]].erase_count;
+        if (a < b || (a == b && d->free[i] < d->free[best])) best = i;
+    }
+    uint32_t b = d->free[best];
+    d->free[best] = d->free[--d->free_count];
+    return b;
+}
+
+uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s)
+{
+    ftl_die *d = &f->dies[die];
+    if (!open_has_room(f, die, s)) {
+        if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
+        if (d->open[s] != FTL_NONE) {
+            ftl_block *full = &f->blocks[d->open[s]];
+            full->state = BLOCK_CLOSED;
+            full->closed_at = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+        }
+        uint32_t b = take_free_block(f, die);
+        f->blocks[b].state = BLOCK_OPEN;
+        d->open[s] = b;
+    }
+    uint32_t b = d->open[s];
+    return b * f->p->units_per_block + f->blocks[b].write_ptr++;
+}
+
+/* --- mapping ------------------------------------------------------------- */
+
+static void invalidate(ftl *f, uint32_t ppa)
+{
+    f->p2l[ppa] = FTL_NONE;
+    f->blocks[ftl_block_of(f, ppa)].valid--;
+}
+
+void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
+{
+    uint32_t old = f->l2p[lpn];
+    if (old != FTL_NONE) invalidate(f, old);
+    else f->mapped++;
+    f->l2p[lpn] = ppa;
+    f->p2l[ppa] = lpn;
+    f->blocks[ftl_block_of(f, ppa)].valid++;
+    f->units_written[relocated ? STREAM_GC : STREAM_HOST]++;
+    if (f->version_of_physical) {
+        if (!relocated) f->latest_version[lpn] = ++f->write_seq;
+        f->version_of_physical[ppa] = relocated && old != FTL_NONE ? f->version_of_physical[old] : f->latest_version[lpn];
+    }
+}
+
+void ftl_trim(ftl *f, uint32_t lpn)
+{
+    uint32_t old = f->l2p[lpn];
+    if (old == FTL_NONE) return;
+    invalidate(f, old);
+    f->l2p[lpn] = FTL_NONE;
+    f->mapped--;
+}
+
+/* --- garbage collection -------------------------------------------------- */
+
+static bool collectable(const ftl *f, uint32_t b)
+{
+    return f->blocks[b].state == BLOCK_CLOSED && f->blocks[b].valid < f->p->units_per_block;
+}
+
+static uint32_t pick_greedy(ftl *f, uint32_t die)
+{
+    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
+    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
+        if (collectable(f, b) && (best == FTL_NONE || f->blocks[b].valid < f->blocks[best].valid)) best = b;
+    return best;
+}
+
+/* Rosenblum and Ousterhout's cost-benefit (LFS, 1992): free space gained
+ * times age, over the cost of reading and rewriting the valid part. */
+static uint32_t pick_cost_benefit(ftl *f, uint32_t die)
+{
+    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
+    uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+    double best_score = -1;
+    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++) {
+        if (!collectable(f, b)) continue;
+        double u = (double)f->blocks[b].valid / f->p->units_per_block;
+        double score = (1 - u) * (double)(now - f->blocks[b].closed_at + 1) / (1 + u);
+        if (score > best_score) {
+            best_score = score;
+            best = b;
+        }
+    }
+    return best;
+}
+
+static uint32_t pick_fifo(ftl *f, uint32_t die)
+{
+    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
+    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
+        if (collectable(f, b) && (best == FTL_NONE || f->blocks[b].closed_at < f->blocks[best].closed_at)) best = b;
+    return best;
+}
+
+/* Samples d blocks of the die; the least valid collectable one wins (Van
+ * Houdt 2013). random is d-choices with d = 1. */
+static uint32_t pick_sampled(ftl *f, uint32_t die, uint32_t d)
+{
+    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
+    uint32_t found = 0;
+    /* Bounded tries: a die with few closed blocks falls back to greedy. */
+    for (uint32_t tries = 0; found < d && tries < 16 * d; tries++) {
+        uint32_t b = first + (uint32_t)gsl_rng_uniform_int(f->rng, f->p->blocks_per_die);
+        if (!collectable(f, b)) continue;
+        found++;
+        if (best == FTL_NONE || f->blocks[b].valid < f->blocks[best].valid) best = b;
+    }
+    return best != FTL_NONE ? best : pick_greedy(f, die);
+}
+
+static uint32_t pick_random(ftl *f, uint32_t die) { return pick_sampled(f, die, 1); }
+static uint32_t pick_d_choices(ftl *f, uint32_t die) { return pick_sampled(f, die, f->p->gc_d); }
+
+/* Policy plug-ins, selected by name (ftl.gc.policy). To add one, write a
+ * gc_policy_fn and add it here and to the key's choices (docs/extending.md). */
+const char *const gc_policy_names[] = {"greedy", "cost-benefit", "random", "fifo", "d-choices", NULL};
+static const gc_policy_fn gc_policies[] = {pick_greedy, pick_cost_benefit, pick_random, pick_fifo, pick_d_choices};
+
+uint32_t ftl_pick_victim(ftl *f, uint32_t die)
+{
+    uint32_t b = gc_policies[f->p->gc_policy](f, die);
+    if (b != FTL_NONE) f->blocks[b].state = BLOCK_VICTIM;
+    return b;
+}
+
+void ftl_erase(ftl *f, uint32_t block)
+{
+    ftl_block *b = &f->blocks[block];
+    b->state = BLOCK_FREE;
+    b->write_ptr = 0;
+    b->erase_count++;
+    f->erases++;
+    ftl_die *d = &f->dies[ftl_die_of_block(f, block)];
+    d->free[d->free_count++] = block;
+}
+
+uint64_t ftl_collect_now(ftl *f, uint32_t die)
+{
+    uint64_t moved = 0;
+    const uint32_t U = f->p->units_per_block;
+    while (f->dies[die].free_count <= f->p->gc_threshold) {
+        uint32_t victim = ftl_pick_victim(f, die);
+        if (victim == FTL_NONE) break;
+        for (uint32_t off = 0; off < f->blocks[victim].write_ptr; off++) {
+            uint32_t lpn = f->p2l[victim * U + off];
+            if (lpn == FTL_NONE) continue;
+            uint32_t to = ftl_alloc(f, die, STREAM_GC);
+            if (to == FTL_NONE) return moved; /* cannot happen while threshold >= 2 */
+            ftl_map(f, lpn, to, true);
+            moved++;
+        }
+        ftl_erase(f, victim);
+    }
+    return moved;
+}
+
+int ftl_write_now(ftl *f, uint32_t lpn)
+{
+    uint32_t die = ftl_host_die(f);
+    if (die == FTL_NONE) return -1;
+    uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
+    ftl_map(f, lpn, ppa, false);
+    if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
+    if (f->dies[die].free_count <= f->p->gc_threshold) ftl_collect_now(f, die);
+    return 0;
+}
+
+/* --- integrity ----------------------------------------------------------- */
+
+int ftl_check(const ftl *f, char *err, size_t errlen)
+{
+    const ssd_params *p = f->p;
+    const uint32_t U = p->units_per_block;
+    uint64_t mapped = 0;
+    for (uint64_t lpn = 0; lpn < p->logical_units; lpn++) {
+        uint32_t ppa = f->l2p[lpn];
+        if (ppa == FTL_NONE) continue;
+        mapped++;
+        if (ppa >= p->physical_units || f->p2l[ppa] != lpn)
+            return snprintf(err, errlen, "logical unit %llu maps to physical unit %u, which holds %u",
+                            (unsigned long long)lpn, ppa, ppa < p->physical_units ? f->p2l[ppa] : FTL_NONE), -1;
+        if (f->version_of_physical && f->version_of_physical[ppa] != f->latest_version[lpn])
+            return snprintf(err, errlen, "logical unit %llu maps to version %llu, its latest write is %llu",
+                            (unsigned long long)lpn, (unsigned long long)f->version_of_physical[ppa],
+                            (unsigned long long)f->latest_version[lpn]), -1;
+    }
+    if (mapped != f->mapped)
+        return snprintf(err, errlen, "%llu logical units are mapped, the count says %llu", (unsigned long long)mapped,
+                        (unsigned long long)f->mapped), -1;
+    size_t nblocks = (size_t)p->dies * p->blocks_per_die;
+    for (size_t b = 0; b < nblocks; b++) {
+        const ftl_block *blk = &f->blocks[b];
+        uint32_t valid = 0;
+        for (uint32_t off = 0; off < U; off++) {
+            uint32_t lpn = f->p2l[b * U + off];
+            if (lpn == FTL_NONE) continue;
+            if (off >= blk->write_ptr)
+                return snprintf(err, errlen, "block %zu holds data at offset %u, past its write pointer %u", b, off,
+                                blk->write_ptr), -1;
+            if (lpn >= p->logical_units || f->l2p[lpn] != b * U + off)
+                return snprintf(err, errlen, "physical unit %zu claims logical unit %u, which maps elsewhere",
+                                b * U + off, lpn), -1;
+            valid++;
+        }
+        if (valid != blk->valid)
+            return snprintf(err, errlen, "block %zu counts %u valid units, holds %u", b, blk->valid, valid), -1;
+        if (blk->state == BLOCK_FREE && blk->write_ptr)
+            return snprintf(err, errlen, "free block %zu has write pointer %u", b, blk->write_ptr), -1;
+    }
+    for (uint32_t d = 0; d < p->dies; d++)
+        for (uint32_t i = 0; i < f->dies[d].free_count; i++)
+            if (f->blocks[f->dies[d].free[i]].state != BLOCK_FREE)
+                return snprintf(err, errlen, "die %u lists block %u as free, its state is %u", d, f->dies[d].free[i],
+                                f->blocks[f->dies[d].free[i]].state), -1;
+    return 0;
+}

@@ -1,0 +1,105 @@
+/* The flash translation layer's state and its functional operations:
+ * page-level mapping (logical unit -> physical unit and back), block
+ * allocation per die and stream, garbage-collection victim selection,
+ * and an integrity checker. Timing lives elsewhere (ssd.c): the FTL
+ * answers where data goes, never when.
+ *
+ * Memory: 4 bytes per logical unit (L2P) and 4 per physical unit (P2L,
+ * which also marks validity), plus a few words per block: about 8 bytes
+ * per 4 KiB of flash. */
+#ifndef SSDLAB_FTL_H
+#define SSDLAB_FTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "params.h"
+
+#define FTL_NONE UINT32_MAX
+
+typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_COUNT } ftl_stream;
+typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM } block_state;
+
+typedef struct ftl_block {
+    uint32_t valid;       /* valid units */
+    uint32_t write_ptr;   /* next unit offset to hand out */
+    uint32_t erase_count;
+    uint32_t state;       /* block_state */
+    uint64_t closed_at;   /* units written drive-wide when it closed: FIFO order and age */
+} ftl_block;
+
+typedef struct ftl_die {
+    uint32_t *free;       /* stack of free block ids */
+    uint32_t free_count;
+    uint32_t open[STREAM_COUNT]; /* open block per stream, or FTL_NONE */
+} ftl_die;
+
+typedef struct ftl {
+    const ssd_params *p;
+    uint32_t *l2p; /* logical unit -> physical unit, FTL_NONE when unmapped */
+    uint32_t *p2l; /* physical unit -> logical unit, FTL_NONE when invalid */
+    ftl_block *blocks;
+    ftl_die *dies;
+    gsl_rng *rng;
+    uint32_t host_die_cursor; /* position in the striping order */
+    uint64_t units_written[STREAM_COUNT];
+    uint64_t erases;
+    uint64_t mapped; /* logical units holding data */
+    /* Debug mode only (ftl_enable_versions): the write sequence number of
+     * the data in each physical unit, and the latest one of each logical
+     * unit, so the checker can tell a mapping points at the latest write. */
+    uint64_t *version_of_physical, *latest_version, write_seq;
+} ftl;
+
+int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng);
+void ftl_free(ftl *f);
+int ftl_enable_versions(ftl *f);
+
+/* Physical unit id <-> (block, offset) */
+static inline uint32_t ftl_block_of(const ftl *f, uint32_t ppa) { return ppa / f->p->units_per_block; }
+static inline uint32_t ftl_offset_of(const ftl *f, uint32_t ppa) { return ppa % f->p->units_per_block; }
+static inline uint32_t ftl_die_of_block(const ftl *f, uint32_t block) { return block / f->p->blocks_per_die; }
+static inline uint32_t ftl_die_of(const ftl *f, uint32_t ppa) { return ftl_die_of_block(f, ftl_block_of(f, ppa)); }
+
+/* The die that receives the next host program unit (striping order),
+ * skipping dies down to their GC reserve; FTL_NONE if every die is. */
+uint32_t ftl_host_die(ftl *f);
+/* Moves the striping cursor past the current die. */
+void ftl_advance_host_die(ftl *f);
+
+/* Next physical unit of the (die, stream) open block, opening a block when
+ * needed; FTL_NONE when the die has no free block it may use. */
+uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s);
+/* Free blocks a stream may take: host writes leave the GC reserve alone. */
+bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s);
+
+/* Records that logical unit lpn now lives at ppa (a host write, or a
+ * relocation when relocated is true), invalidating its old copy. */
+void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated);
+void ftl_trim(ftl *f, uint32_t lpn);
+static inline uint32_t ftl_lookup(const ftl *f, uint32_t lpn) { return f->l2p[lpn]; }
+
+/* GC: picks a closed block of the die with the configured policy and marks
+ * it as the victim (FTL_NONE if no closed block would free space). */
+uint32_t ftl_pick_victim(ftl *f, uint32_t die);
+/* Erases a victim with no valid unit left and returns it to the free list. */
+void ftl_erase(ftl *f, uint32_t block);
+
+/* Functional (untimed) write with inline garbage collection: used to bring
+ * a drive to a state fast (preconditioning) and by tests. Returns -1 when
+ * no die can take the write (over-provisioning exhausted). */
+int ftl_write_now(ftl *f, uint32_t lpn);
+/* Collects victims on a die until it has more than the GC threshold of
+ * free blocks; returns units relocated. */
+uint64_t ftl_collect_now(ftl *f, uint32_t die);
+
+/* Checks every invariant; returns 0 or -1 with the first violation in err. */
+int ftl_check(const ftl *f, char *err, size_t errlen);
+
+typedef uint32_t (*gc_policy_fn)(ftl *f, uint32_t die);
+extern const char *const gc_policy_names[];
+
+#endif

@@ -1,0 +1,185 @@
+#include "params.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Defaults describe a plausible 4-channel SATA TLC drive (the example in
+ * models/drives/example-sata-240.yaml); real drives set every key. */
+const cfg_key ssd_config_keys[] = {
+    {"drive.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the drive model, shown in results."},
+    {"drive.description", CFG_STRING, NULL, "", NULL, NULL, NULL, "One line on what the drive models and its sources."},
+    {"drive.user_capacity", CFG_SIZE, "GB", "240GB", "1MiB", "1PB", NULL,
+     "Capacity the host sees (retail capacities are decimal: 240GB); the rest of the flash is spare area."},
+
+    {"nand.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the NAND part."},
+    {"nand.bits_per_cell", CFG_UINT, NULL, "3", "1", "4", NULL, "Bits per cell: 1 SLC, 2 MLC, 3 TLC, 4 QLC."},
+    {"nand.page_size", CFG_SIZE, "KiB", "16KiB", "512B", "64KiB", NULL, "User bytes per page."},
+    {"nand.spare_size", CFG_SIZE, "B", "2KiB", "0B", "16KiB", NULL,
+     "Spare (out-of-band) bytes per page; a page moves over the bus with its share of spare."},
+    {"nand.pages_per_block", CFG_UINT, NULL, "768", "1", "65536", NULL, "Pages per erase block and plane, all page types."},
+    {"nand.blocks_per_plane", CFG_UINT, NULL, "1400", "8", "1048576", NULL, "Erase blocks per plane, spares included."},
+    {"nand.planes_per_die", CFG_UINT, NULL, "2", "1", "16", NULL,
+     "Planes per die; the firmware programs, reads and erases all planes of a die together (multi-plane)."},
+    {"nand.program_style", CFG_ENUM, NULL, "one-shot", NULL, NULL, "one-shot|multi-pass",
+     "one-shot: all pages of a word line in one operation taking t_prog (3D TLC); multi-pass: one page per operation, t_prog_<type> by page type (planar)."},
+    {"nand.t_read_lsb", CFG_TIME, "us", "60us", "1us", "10ms", NULL, "Array read time (tR) of a lower page."},
+    {"nand.t_read_csb", CFG_TIME, "us", "60us", "1us", "10ms", NULL, "Array read time of a centre page (TLC, QLC)."},
+    {"nand.t_read_msb", CFG_TIME, "us", "60us", "1us", "10ms", NULL, "Array read time of an upper page (MLC and up)."},
+    {"nand.t_read_tsb", CFG_TIME, "us", "60us", "1us", "10ms", NULL, "Array read time of a top page (QLC)."},
+    {"nand.t_prog", CFG_TIME, "us", "2ms", "10us", "100ms", NULL, "One-shot: time to program a whole word line (all page types) on all planes."},
+    {"nand.t_prog_lsb", CFG_TIME, "us", "500us", "10us", "100ms", NULL, "Multi-pass: program time of a lower page."},
+    {"nand.t_prog_csb", CFG_TIME, "us", "2ms", "10us", "100ms", NULL, "Multi-pass: program time of a centre page."},
+    {"nand.t_prog_msb", CFG_TIME, "us", "3ms", "10us", "100ms", NULL, "Multi-pass: program time of an upper page."},
+    {"nand.t_prog_tsb", CFG_TIME, "us", "4ms", "10us", "100ms", NULL, "Multi-pass: program time of a top page."},
+    {"nand.t_erase", CFG_TIME, "ms", "5ms", "100us", "1s", NULL, "Block erase time (tBERS)."},
+    {"nand.pe_cycles", CFG_UINT, NULL, "3000", "1", "1000000", NULL, "Rated program/erase cycles of a block."},
+
+    {"controller.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the controller."},
+    {"controller.channels", CFG_UINT, NULL, "4", "1", "64", NULL, "NAND channels."},
+    {"controller.dies_per_channel", CFG_UINT, NULL, "4", "1", "128", NULL, "NAND dies on each channel."},
+    {"controller.bus_rate", CFG_TRANSFER_RATE, "MT/s", "533MT/s", "1MT/s", "10GT/s", NULL, "NAND bus transfer rate per channel."},
+    {"controller.bus_width", CFG_UINT, NULL, "8", "8", "16", NULL, "NAND bus width in bits."},
+    {"controller.t_bus_command", CFG_TIME, "ns", "200ns", "0ns", "100us", NULL,
+     "Command and address cycles of one bus transaction, before its data."},
+    {"controller.cores", CFG_UINT, NULL, "1", "1", "64", NULL, "Firmware cores serving host commands."},
+    {"controller.fw_read", CFG_TIME, "us", "5us", "0ns", "10ms", NULL, "Firmware time of one read command (one core)."},
+    {"controller.fw_write", CFG_TIME, "us", "5us", "0ns", "10ms", NULL, "Firmware time of one write command (one core)."},
+    {"controller.fw_trim", CFG_TIME, "us", "5us", "0ns", "10ms", NULL, "Firmware time of one trim command (one core)."},
+    {"controller.fw_per_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
+     "Further firmware time per mapping unit of a command beyond the first."},
+    {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
+    {"controller.write_buffer", CFG_SIZE, "MiB", "16MiB", "64KiB", "64GiB", NULL,
+     "Write buffer (DRAM or SRAM): a write completes once its data is here; space frees when the flash program completes."},
+
+    {"host.interface", CFG_ENUM, NULL, "sata", NULL, NULL, "sata|nvme", "Host interface protocol."},
+    {"host.link_rate", CFG_BIT_RATE, "Gb/s", "6Gb/s", "1Mb/s", "1Tb/s", NULL, "Line rate of the host link per lane (SATA 6Gb/s; PCIe 3.0 8Gb/s)."},
+    {"host.lanes", CFG_UINT, NULL, "1", "1", "32", NULL, "Lanes of the host link (NVMe: PCIe lanes)."},
+    {"host.encoding", CFG_ENUM, NULL, "8b10b", NULL, NULL, "8b10b|128b130b|none", "Line coding of the link (SATA and PCIe 2: 8b10b; PCIe 3 and later: 128b130b)."},
+    {"host.protocol_efficiency", CFG_FRACTION, NULL, "0.92", "0.1", "1", NULL,
+     "Share of the coded link rate left for data after framing and protocol overhead."},
+    {"host.command_overhead", CFG_TIME, "us", "1us", "0ns", "1ms", NULL, "Link time of a command and its completion, besides data."},
+    {"host.max_queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Commands the drive accepts at once (SATA NCQ: 32)."},
+
+    {"ftl.mapping_unit", CFG_SIZE, "KiB", "4KiB", "512B", "64KiB", NULL, "Granularity of the page-level mapping table."},
+    {"ftl.gc.policy", CFG_ENUM, NULL, "greedy", NULL, NULL, "greedy|cost-benefit|random|fifo|d-choices",
+     "Victim selection of garbage collection."},
+    {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},
+    {"ftl.gc.threshold", CFG_UINT, NULL, "4", "2", "1000", NULL, "Free blocks per die at or below which garbage collection runs."},
+    {"ftl.gc.reserve", CFG_UINT, NULL, "1", "1", "100", NULL,
+     "Free blocks per die kept for garbage collection: host writes go to other dies while a die is down to these."},
+    {"ftl.alloc_order", CFG_ENUM, NULL, "channel-first", NULL, NULL, "channel-first|die-first",
+     "Striping of consecutive program units: across channels first, or across the dies of a channel first."},
+    {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+static int fail(char *err, size_t len, const char *fmt, unsigned long long a, unsigned long long b)
+{
+    snprintf(err, len, fmt, a, b);
+    return -1;
+}
+
+static double encoding_efficiency(const char *name)
+{
+    if (strcmp(name, "8b10b") == 0) return 0.8;
+    if (strcmp(name, "128b130b") == 0) return 128.0 / 130.0;
+    return 1.0;
+}
+
+extern const char *const gc_policy_names[];
+
+static uint32_t policy_index(const char *name)
+{
+    for (uint32_t i = 0; gc_policy_names[i]; i++)
+        if (strcmp(gc_policy_names[i], name) == 0) return i;
+    return 0; /* unreachable: the enum's choices are the policy names (tested) */
+}
+
+int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->bits_per_cell = (uint32_t)cfg_uint(c, "nand.bits_per_cell");
+    p->page_size = (uint32_t)cfg_uint(c, "nand.page_size");
+    p->spare_size = (uint32_t)cfg_uint(c, "nand.spare_size");
+    p->pages_per_block = (uint32_t)cfg_uint(c, "nand.pages_per_block");
+    p->blocks_per_plane = (uint32_t)cfg_uint(c, "nand.blocks_per_plane");
+    p->planes_per_die = (uint32_t)cfg_uint(c, "nand.planes_per_die");
+    p->style = strcmp(cfg_str(c, "nand.program_style"), "one-shot") == 0 ? PROGRAM_ONE_SHOT : PROGRAM_MULTI_PASS;
+    static const char *const types[MAX_BITS_PER_CELL] = {"lsb", "csb", "msb", "tsb"};
+    /* With fewer bits per cell the upper page types fall away: MLC has
+     * lower and upper (MSB) pages, SLC only lower ones. */
+    static const int type_key[MAX_BITS_PER_CELL + 1][MAX_BITS_PER_CELL] = {
+        {0}, {0}, {0, 2}, {0, 1, 2}, {0, 1, 2, 3}};
+    for (uint32_t t = 0; t < p->bits_per_cell; t++) {
+        char key[32];
+        snprintf(key, sizeof key, "nand.t_read_%s", types[type_key[p->bits_per_cell][t]]);
+        p->t_read[t] = cfg_uint(c, key);
+        snprintf(key, sizeof key, "nand.t_prog_%s", types[type_key[p->bits_per_cell][t]]);
+        p->t_prog[t] = cfg_uint(c, key);
+    }
+    if (p->style == PROGRAM_ONE_SHOT) p->t_prog[0] = cfg_uint(c, "nand.t_prog");
+    p->t_erase = cfg_uint(c, "nand.t_erase");
+    p->pe_cycles = (uint32_t)cfg_uint(c, "nand.pe_cycles");
+
+    p->channels = (uint32_t)cfg_uint(c, "controller.channels");
+    p->dies_per_channel = (uint32_t)cfg_uint(c, "controller.dies_per_channel");
+    p->dies = p->channels * p->dies_per_channel;
+    double bytes_per_transfer = (double)cfg_uint(c, "controller.bus_width") / 8.0;
+    p->bus_bytes_per_ns = (double)cfg_uint(c, "controller.bus_rate") * bytes_per_transfer * 1e-9;
+    p->t_bus_command = cfg_uint(c, "controller.t_bus_command");
+    p->cores = (uint32_t)cfg_uint(c, "controller.cores");
+    p->fw_read = cfg_uint(c, "controller.fw_read");
+    p->fw_write = cfg_uint(c, "controller.fw_write");
+    p->fw_trim = cfg_uint(c, "controller.fw_trim");
+    p->fw_per_unit = cfg_uint(c, "controller.fw_per_unit");
+    p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
+    p->write_buffer = cfg_uint(c, "controller.write_buffer");
+
+    p->host = strcmp(cfg_str(c, "host.interface"), "nvme") == 0 ? HOST_NVME : HOST_SATA;
+    double line_bits_per_ns = (double)cfg_uint(c, "host.link_rate") * (double)cfg_uint(c, "host.lanes") * 1e-9;
+    p->link_bytes_per_ns = line_bits_per_ns * encoding_efficiency(cfg_str(c, "host.encoding")) *
+                           cfg_float(c, "host.protocol_efficiency") / 8.0;
+    p->link_command = cfg_uint(c, "host.command_overhead");
+    p->max_queue_depth = (uint32_t)cfg_uint(c, "host.max_queue_depth");
+
+    p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
+    p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");
+    p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
+    p->gc_policy = policy_index(cfg_str(c, "ftl.gc.policy"));
+    p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
+    p->order = strcmp(cfg_str(c, "ftl.alloc_order"), "die-first") == 0 ? ALLOC_DIE_FIRST : ALLOC_CHANNEL_FIRST;
+
+    if (p->page_size % p->unit)
+        return fail(err, errlen, "key 'nand.page_size' (%llu B) is not a multiple of 'ftl.mapping_unit' (%llu B)",
+                    p->page_size, p->unit);
+    p->units_per_page = p->page_size / p->unit;
+    p->pages_per_program = p->style == PROGRAM_ONE_SHOT ? p->bits_per_cell : 1;
+    if (p->pages_per_block % p->pages_per_program)
+        return fail(err, errlen, "key 'nand.pages_per_block' (%llu) is not a multiple of the pages of a one-shot word line (%llu)",
+                    p->pages_per_block, p->pages_per_program);
+    p->units_per_program = p->pages_per_program * p->planes_per_die * p->units_per_page;
+    uint64_t units_per_block = (uint64_t)p->pages_per_block * p->planes_per_die * p->units_per_page;
+    if (units_per_block > UINT32_MAX / 2)
+        return fail(err, errlen, "a block of %llu mapping units is too large (at most %llu)", units_per_block, UINT32_MAX / 2);
+    p->units_per_block = (uint32_t)units_per_block;
+    p->blocks_per_die = p->blocks_per_plane;
+    p->physical_units = (uint64_t)p->dies * p->blocks_per_die * p->units_per_block;
+    if (p->physical_units >= UINT32_MAX)
+        return fail(err, errlen, "the flash holds %llu mapping units; at most %llu fit the mapping table (raise 'ftl.mapping_unit')",
+                    p->physical_units, UINT32_MAX - 1);
+    p->logical_units = cfg_uint(c, "drive.user_capacity") / p->unit;
+    if (p->gc_reserve >= p->gc_threshold)
+        return fail(err, errlen, "key 'ftl.gc.reserve' (%llu) must be below 'ftl.gc.threshold' (%llu)", p->gc_reserve,
+                    p->gc_threshold);
+    /* GC needs, on every die, the threshold's free blocks plus two open
+     * blocks (host and GC) beyond the user data. */
+    uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + 2) * p->units_per_block;
+    if (need > p->physical_units)
+        return fail(err, errlen,
+                    "'drive.user_capacity' leaves too little spare area: the flash holds %llu mapping units, the user "
+                    "capacity and garbage collection need %llu",
+                    p->physical_units, need);
+    if (p->write_buffer < (uint64_t)p->units_per_program * p->unit)
+        return fail(err, errlen, "key 'controller.write_buffer' (%llu B) must hold at least one program unit (%llu B)",
+                    p->write_buffer, (unsigned long long)p->units_per_program * p->unit);
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* The parameters of one simulated drive, read once from the configuration
+ * (drive, NAND part, controller, host link, firmware policy) and checked
+ * for consistency across keys. Everything the model needs per event is a
+ * plain field here: nothing is looked up by name after set-up. */
+#ifndef SSDLAB_SSD_PARAMS_H
+#define SSDLAB_SSD_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "simtime.h"
+
+extern const cfg_key ssd_config_keys[];
+
+enum { MAX_BITS_PER_CELL = 4 };
+
+typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_style;
+typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
+typedef enum alloc_order { ALLOC_CHANNEL_FIRST, ALLOC_DIE_FIRST } alloc_order;
+
+typedef struct ssd_params {
+    /* NAND part */
+    uint32_t bits_per_cell;
+    uint32_t page_size, spare_size; /* bytes */
+    uint32_t pages_per_block, blocks_per_plane, planes_per_die;
+    program_style style;
+    sim_time_t t_read[MAX_BITS_PER_CELL]; /* by page type: LSB, CSB, MSB, TSB */
+    sim_time_t t_prog[MAX_BITS_PER_CELL]; /* multi-pass: per page type; one-shot: [0] for the word line */
+    sim_time_t t_erase;
+    uint32_t pe_cycles;
+
+    /* controller */
+    uint32_t channels, dies_per_channel, dies;
+    double bus_bytes_per_ns;
+    sim_time_t t_bus_command; /* command and address cycles of one bus transaction */
+    uint32_t cores;
+    sim_time_t fw_read, fw_write, fw_trim, fw_per_unit;
+    sim_time_t ecc_decode;
+    uint64_t write_buffer; /* bytes */
+
+    /* host link */
+    host_kind host;
+    double link_bytes_per_ns; /* payload rate after line coding and protocol overhead */
+    sim_time_t link_command;  /* per-command overhead on the link */
+    uint32_t max_queue_depth;
+
+    /* firmware policy */
+    uint32_t unit;           /* mapping unit, bytes */
+    uint32_t units_per_page; /* page_size / unit */
+    uint32_t pages_per_program; /* flash pages (per plane) programmed by one operation */
+    uint32_t units_per_program; /* units one program operation writes on a die (all planes) */
+    uint32_t units_per_block;   /* units in one multi-plane block */
+    uint32_t blocks_per_die;    /* multi-plane blocks */
+    uint64_t logical_units, physical_units;
+    uint32_t gc_threshold, gc_reserve;
+    uint32_t gc_policy; /* index into gc_policies (ftl.c) */
+    uint32_t gc_d;
+    alloc_order order;
+} ssd_params;
+
+/* Reads and cross-checks the parameters. Returns 0, or -1 with a message
+ * naming the keys in err. */
+int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen);
+
+/* Page type (0 = LSB .. bits-1) and page index within its plane of the
+ * unit at offset `off` of a block, in write order. */
+static inline uint32_t params_page_type(const ssd_params *p, uint32_t off)
+{
+    uint32_t page = off / p->units_per_page;
+    uint32_t per_wl = p->pages_per_program * p->planes_per_die;
+    return p->style == PROGRAM_ONE_SHOT ? (page % per_wl) % p->bits_per_cell
+                                        : (page / p->planes_per_die) % p->bits_per_cell;
+}
+
+/* Bus time of moving `bytes` over one channel, command cycles included. */
+static inline sim_time_t params_bus_time(const ssd_params *p, uint64_t bytes)
+{
+    return p->t_bus_command + (sim_time_t)((double)bytes / p->bus_bytes_per_ns + 0.5);
+}
+
+static inline sim_time_t params_link_time(const ssd_params *p, uint64_t bytes)
+{
+    return (sim_time_t)((double)bytes / p->link_bytes_per_ns + 0.5);
+}
+
+#endif

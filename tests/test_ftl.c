@@ -1,0 +1,197 @@
+/* The FTL without timing: write amplification of greedy GC against an
+ * analytic model, victim policies, and integrity under mixed operations. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_lambert.h>
+#include <math.h>
+#include <string.h>
+
+#include "config.h"
+#include "ftl.h"
+#include "params.h"
+
+typedef struct drive {
+    cfg *c;
+    ssd_params p;
+    gsl_rng *rng;
+    ftl f;
+} drive;
+
+/* A small drive: 1 die of 1024 blocks of 2048 units (8 MiB), 8 GiB raw. */
+static void open_drive_blocks(drive *d, const char *user_capacity, const char *policy, int blocks)
+{
+    d->c = cfg_create(ssdlab_schema());
+    const char *sets[] = {"controller.channels=1", "controller.dies_per_channel=1", "nand.planes_per_die=1",
+                          "nand.pages_per_block=512", "nand.bits_per_cell=2", "nand.blocks_per_plane=1024", "nand.page_size=16KiB",
+                          "ftl.gc.threshold=2", "controller.write_buffer=1MiB"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) cfg_set_override(d->c, sets[i]);
+    char set[128];
+    snprintf(set, sizeof set, "drive.user_capacity=%s", user_capacity);
+    cfg_set_override(d->c, set);
+    snprintf(set, sizeof set, "ftl.gc.policy=%s", policy);
+    cfg_set_override(d->c, set);
+    snprintf(set, sizeof set, "nand.blocks_per_plane=%d", blocks);
+    cfg_set_override(d->c, set);
+    cr_assert_eq(cfg_error_count(d->c), 0, "%s", cfg_errors(d->c));
+    char err[512];
+    cr_assert_eq(ssd_params_load(&d->p, d->c, err, sizeof err), 0, "%s", err);
+    d->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(d->rng, 12345);
+    cr_assert_eq(ftl_init(&d->f, &d->p, d->rng), 0);
+}
+
+static void open_drive(drive *d, const char *user_capacity, const char *policy)
+{
+    open_drive_blocks(d, user_capacity, policy, 1024);
+}
+
+static void close_drive(drive *d)
+{
+    ftl_free(&d->f);
+    gsl_rng_free(d->rng);
+    cfg_free(d->c);
+}
+
+static void check(const drive *d)
+{
+    char err[512];
+    cr_assert_eq(ftl_check(&d->f, err, sizeof err), 0, "%s", err);
+}
+
+/* Write amplification of greedy GC under uniform random single-unit
+ * writes, for blocks of many pages: Desnoyers, "Analytic modeling of SSD
+ * write performance", SYSTOR 2012, and Xiang and Kurkoski, "An improved
+ * analytic expression for write amplification in NAND flash", ICNC 2012
+ * (arXiv:1110.4245):  WA = alpha / (alpha + W0(-alpha e^-alpha)), with
+ * alpha = physical / logical capacity = 1 / (1 - spare factor).
+ * The physical capacity here is what circulates through GC: the blocks the
+ * GC threshold keeps free are not spare for this purpose. */
+static double analytic_wa(double alpha) { return alpha / (alpha + gsl_sf_lambert_W0(-alpha * exp(-alpha))); }
+
+static void wa_at_spare(double spare)
+{
+    drive d;
+    /* physical = 1 die x 1024 blocks x 2048 units; logical = (1 - spare) of it */
+    uint64_t physical = 1024 * 2048;
+    uint64_t logical = (uint64_t)((1 - spare) * (double)physical);
+    char cap[64];
+    snprintf(cap, sizeof cap, "%lluKiB", (unsigned long long)logical * 4);
+    open_drive(&d, cap, "greedy");
+    for (uint32_t lpn = 0; lpn < d.p.logical_units; lpn++) cr_assert_eq(ftl_write_now(&d.f, lpn), 0);
+    /* Reach the steady state, then measure over three drive writes. */
+    for (uint64_t i = 0; i < 3 * d.p.logical_units; i++)
+        ftl_write_now(&d.f, (uint32_t)gsl_rng_uniform_int(d.rng, d.p.logical_units));
+    uint64_t host0 = d.f.units_written[STREAM_HOST], gc0 = d.f.units_written[STREAM_GC];
+    for (uint64_t i = 0; i < 3 * d.p.logical_units; i++)
+        ftl_write_now(&d.f, (uint32_t)gsl_rng_uniform_int(d.rng, d.p.logical_units));
+    double host = (double)(d.f.units_written[STREAM_HOST] - host0);
+    double wa = (host + (double)(d.f.units_written[STREAM_GC] - gc0)) / host;
+    /* Blocks held free or open by the FTL are not spare for GC. */
+    double held = (d.p.gc_threshold + 1) * d.p.units_per_block;
+    double alpha = ((double)physical - held) / (double)d.p.logical_units;
+    double want = analytic_wa(alpha);
+    cr_assert_lt(fabs(wa / want - 1), 0.05, "spare %.0f%%: simulated WA %.3f, analytic %.3f", 100 * spare, wa, want);
+    check(&d);
+    close_drive(&d);
+}
+
+Test(ftl, greedy_wa_matches_analytic_model_at_7_percent_spare, .timeout = 600) { wa_at_spare(0.07); }
+Test(ftl, greedy_wa_matches_analytic_model_at_13_percent_spare, .timeout = 600) { wa_at_spare(0.13); }
+Test(ftl, greedy_wa_matches_analytic_model_at_28_percent_spare, .timeout = 600) { wa_at_spare(0.28); }
+
+/* Mixed writes, overwrites, trims and GC: after each phase every logical
+ * unit maps to the physical unit holding its latest write, and every
+ * block's valid count matches the mapping. */
+Test(ftl, integrity_under_writes_overwrites_trims_and_gc)
+{
+    drive d;
+    open_drive_blocks(&d, "440MiB", "greedy", 64); /* 512 MiB of flash: GC runs early */
+    cr_assert_eq(ftl_enable_versions(&d.f), 0);
+    uint32_t n = (uint32_t)d.p.logical_units;
+    for (uint32_t lpn = 0; lpn < n; lpn++) ftl_write_now(&d.f, lpn);
+    check(&d);
+    cr_assert_eq(d.f.mapped, n);
+    for (int round = 0; round < 3; round++) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t lpn = (uint32_t)gsl_rng_uniform_int(d.rng, n);
+            if (gsl_rng_uniform(d.rng) < 0.1) ftl_trim(&d.f, lpn);
+            else cr_assert_eq(ftl_write_now(&d.f, lpn), 0);
+        }
+        check(&d);
+    }
+    for (uint32_t lpn = 0; lpn < n / 2; lpn++) ftl_trim(&d.f, lpn); /* trim half the drive */
+    check(&d);
+    for (uint32_t lpn = 0; lpn < n / 2; lpn++) cr_assert_eq(ftl_lookup(&d.f, lpn), FTL_NONE);
+    cr_assert_gt(d.f.erases, 0, "the test must have exercised GC");
+    cr_assert_gt(d.f.units_written[STREAM_GC], 0);
+    close_drive(&d);
+}
+
+/* The checker must catch corruption, or the integrity tests prove nothing. */
+Test(ftl, checker_catches_a_wrong_mapping_and_a_wrong_count)
+{
+    drive d;
+    open_drive(&d, "900MiB", "greedy");
+    cr_assert_eq(ftl_enable_versions(&d.f), 0);
+    for (uint32_t lpn = 0; lpn < 1000; lpn++) ftl_write_now(&d.f, lpn);
+    ftl_write_now(&d.f, 7); /* a newer version of unit 7 */
+    char err[512];
+    uint32_t latest = d.f.l2p[7];
+    d.f.version_of_physical[latest]--; /* pretend the mapping points at stale data */
+    cr_assert_eq(ftl_check(&d.f, err, sizeof err), -1);
+    cr_assert(strstr(err, "logical unit 7 maps to version"), "%s", err);
+    d.f.version_of_physical[latest]++;
+    d.f.blocks[0].valid++;
+    cr_assert_eq(ftl_check(&d.f, err, sizeof err), -1);
+    cr_assert(strstr(err, "block 0 counts"), "%s", err);
+    d.f.blocks[0].valid--;
+    check(&d);
+    close_drive(&d);
+}
+
+/* A sequential fill lays units out in program-unit stripes across dies. */
+Test(ftl, sequential_fill_stripes_program_units_across_dies)
+{
+    drive d;
+    open_drive(&d, "900MiB", "greedy");
+    uint32_t per_pu = d.p.units_per_program;
+    for (uint32_t lpn = 0; lpn < 4 * per_pu; lpn++) ftl_write_now(&d.f, lpn);
+    /* one die here: consecutive program units follow each other in the block */
+    for (uint32_t lpn = 0; lpn < 4 * per_pu; lpn++) cr_assert_eq(ftl_lookup(&d.f, lpn), lpn);
+    close_drive(&d);
+}
+
+/* Every victim policy keeps the drive consistent; greedy and d-choices
+ * collect the emptiest blocks, so they amplify less than FIFO and random. */
+Test(ftl, victim_policies, .timeout = 600)
+{
+    const char *policies[] = {"greedy", "d-choices", "cost-benefit", "fifo", "random"};
+    double wa[5];
+    for (int i = 0; i < 5; i++) {
+        drive d;
+        open_drive(&d, "7000MiB", policies[i]);
+        uint32_t n = (uint32_t)d.p.logical_units;
+        for (uint32_t lpn = 0; lpn < n; lpn++) ftl_write_now(&d.f, lpn);
+        for (uint64_t k = 0; k < 2ull * n; k++) ftl_write_now(&d.f, (uint32_t)gsl_rng_uniform_int(d.rng, n));
+        uint64_t h0 = d.f.units_written[STREAM_HOST], g0 = d.f.units_written[STREAM_GC];
+        for (uint64_t k = 0; k < 1ull * n; k++) ftl_write_now(&d.f, (uint32_t)gsl_rng_uniform_int(d.rng, n));
+        wa[i] = 1 + (double)(d.f.units_written[STREAM_GC] - g0) / (double)(d.f.units_written[STREAM_HOST] - h0);
+        check(&d);
+        close_drive(&d);
+    }
+    cr_assert_lt(wa[0], wa[3], "greedy %.3f vs fifo %.3f", wa[0], wa[3]);
+    cr_assert_lt(wa[0], wa[4], "greedy %.3f vs random %.3f", wa[0], wa[4]);
+    cr_assert_lt(fabs(wa[1] / wa[0] - 1), 0.05, "d-choices %.3f vs greedy %.3f", wa[1], wa[0]);
+    cr_assert_lt(wa[2], wa[4], "cost-benefit %.3f vs random %.3f", wa[2], wa[4]);
+}
+
+Test(ftl, policy_names_match_the_config_choices)
+{
+    const cfg_key *k = cfg_schema_find(ssdlab_schema(), "ftl.gc.policy");
+    char joined[256] = "";
+    for (int i = 0; gc_policy_names[i]; i++) {
+        if (i) strcat(joined, "|");
+        strcat(joined, gc_policy_names[i]);
+    }
+    cr_assert_str_eq(k->choices, joined);
+}

@@ -25,7 +25,7 @@ typedef struct cli_config_args {
 } cli_config_args;
 
 /* getopt_long option values of the shared options. */
-enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM };
+enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \
@@ -51,6 +51,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 double cli_wall_seconds(void);
 
 int cmd_demo(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 

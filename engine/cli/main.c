@@ -18,7 +18,7 @@ static const command commands[] = {
     {"demo", cmd_demo, "run the M/M/1 engine demo and compare it with its closed form", NULL},
     {"config", cmd_config, "show a resolved configuration ('config show') or the key reference ('config keys')", NULL},
     {"bench", cmd_bench, "benchmarks: 'bench engine' (event-queue hold benchmark)", NULL},
-    {"run", NULL, "run a workload on a drive", "the SSD model (issue 3) and workloads (issue 4)"},
+    {"run", cmd_run, "run the built-in closed-loop workload on a drive", NULL},
     {"trace", NULL, "trace statistics, conversion and generation", "the workload and trace readers (issue 4)"},
     {"report", NULL, "summarise and compare result files", "HDF5 results (issue 5)"},
     {"plot", NULL, "plot result files", "HDF5 results (issue 5)"},

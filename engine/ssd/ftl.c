@@ -245,8 +245,13 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
     while (f->dies[die].free_count <= f->p->gc_threshold) {
         uint32_t victim = ftl_pick_victim(f, die);
         if (victim == FTL_NONE) break;
-        for (uint32_t off = 0; off < f->blocks[victim].write_ptr; off++) {
-            uint32_t lpn = f->p2l[victim * U + off];
+        const uint32_t *units = &f->p2l[(size_t)victim * U];
+        uint32_t written = f->blocks[victim].write_ptr;
+        for (uint32_t off = 0; off < written; off++) {
+            /* The mapping entries of units a few steps ahead are random
+             * accesses: fetch them while this one is moved. */
+            if (off + 16 < written && units[off + 16] != FTL_NONE) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
+            uint32_t lpn = units[off];
             if (lpn == FTL_NONE) continue;
             uint32_t to = ftl_alloc(f, die, STREAM_GC);
             if (to == FTL_NONE) return moved; /* cannot happen while threshold >= 2 */
@@ -256,6 +261,19 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
         ftl_erase(f, victim);
     }
     return moved;
+}
+
+void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(&f->l2p[lpn], 1);
+        return;
+    }
+    uint32_t old = f->l2p[lpn];
+    if (old != FTL_NONE) {
+        __builtin_prefetch(&f->p2l[old], 1);
+        __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
+    }
 }
 
 int ftl_write_now(ftl *f, uint32_t lpn)

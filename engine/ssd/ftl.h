@@ -92,6 +92,10 @@ void ftl_erase(ftl *f, uint32_t block);
  * a drive to a state fast (preconditioning) and by tests. Returns -1 when
  * no die can take the write (over-provisioning exhausted). */
 int ftl_write_now(ftl *f, uint32_t lpn);
+/* Warms the cache for a coming ftl_write_now(lpn): stage 0 fetches the
+ * mapping entry, stage 1 (later, once that has arrived) what it points at.
+ * Random writes are two cache misses each; issued ahead, they overlap. */
+void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
 /* Collects victims on a die until it has more than the GC threshold of
  * free blocks; returns units relocated. */
 uint64_t ftl_collect_now(ftl *f, uint32_t die);

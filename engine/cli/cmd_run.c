@@ -1,0 +1,109 @@
+/* ssdlab run: a workload on a drive, with a printed summary. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sim_config.h"
+#include "ssd.h"
+#include "workload.h"
+
+static const char help[] =
+    "Usage: ssdlab run -d DRIVE [-c FILE]... [--set KEY=VALUE]... [--check]\n\n"
+    "Runs the built-in closed-loop workload (workload.* keys: pattern, read share,\n"
+    "block size, queue depth, region, stop condition, preconditioning) on a drive\n"
+    "and prints a summary. Workload files with phases and traces arrive with the\n"
+    "workload system.\n\n"
+    "Options:\n" CLI_CONFIG_HELP
+    "      --check          run the FTL integrity checker after the run\n"
+    "  -h, --help           this help\n";
+
+static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const char *name, double seconds)
+{
+    uint64_t n = st->completed[op];
+    if (!n) return;
+    printf("  %-6s %10llu requests  %10.0f IOPS  %8.1f MiB/s  latency mean %9.1f us  p50 %9.1f  p99 %9.1f  p99.9 %9.1f us\n",
+           name, (unsigned long long)n, (double)n / seconds, (double)st->bytes[op] / seconds / 1048576.0,
+           st->latency_sum_ns[op] / (double)n / 1000.0, ssd_latency_quantile(d, op, 0.5) / 1000.0,
+           ssd_latency_quantile(d, op, 0.99) / 1000.0, ssd_latency_quantile(d, op, 0.999) / 1000.0);
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    cli_config_args args = {0};
+    bool check = false;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+        if (cli_config_option(&args, opt, optarg)) continue;
+        if (opt == OPT_CHECK) check = true;
+        else if (opt == 'h') {
+            cli_config_args_free(&args);
+            return fputs(help, stdout), EXIT_OK;
+        } else {
+            cli_config_args_free(&args);
+            return cli_usage_error("run", "bad option");
+        }
+    }
+    if (optind < argc) {
+        cli_config_args_free(&args);
+        return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    }
+    cfg *c = cli_load_config(&args);
+    const char *drive = args.drive;
+    cli_config_args_free(&args);
+    if (!c) return EXIT_BAD_INPUT;
+    sim_options so = sim_options_from_config(c);
+    sim *s = sim_create(&so);
+    char err[1024];
+    ssd *d = s ? ssd_create(s, c, err, sizeof err) : NULL;
+    workload *w = d ? workload_create(s, d, c, err, sizeof err) : NULL;
+    if (!w) {
+        fprintf(stderr, "ssdlab run: %s\n", s ? err : "out of memory");
+        workload_free(w);
+        ssd_free(d);
+        sim_free(s);
+        cfg_free(c);
+        return EXIT_BAD_INPUT;
+    }
+    double t0 = cli_wall_seconds();
+    workload_precondition(w);
+    double t1 = cli_wall_seconds();
+    workload_result r;
+    workload_run(w, &r);
+    double wall = cli_wall_seconds() - t1;
+    ssdlab_stats st;
+    ssd_stats(d, &st);
+    const ssd_params *p = ssd_params_of(d);
+    printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies\n", cfg_str(c, "drive.name"), drive ? drive : "defaults",
+           (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel);
+    printf("  workload: %s, %.0f%% reads, %llu B blocks, QD %llu, precondition %s, seed %llu\n", cfg_str(c, "workload.pattern"),
+           100 * cfg_float(c, "workload.read_share"), (unsigned long long)cfg_uint(c, "workload.block_size"),
+           (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
+           (unsigned long long)so.seed);
+    printf("  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r.seconds, (unsigned long long)r.requests, r.iops,
+           r.mib_per_s);
+    print_op(d, &st, SSDLAB_READ, "read", r.seconds);
+    print_op(d, &st, SSDLAB_WRITE, "write", r.seconds);
+    printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n",
+           isnan(st.write_amplification) ? 0.0 : st.write_amplification, (unsigned long long)st.host_units_written,
+           (unsigned long long)st.gc_units_written, (unsigned long long)st.erases);
+    printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", t1 - t0, wall,
+           wall > 0 ? (double)r.requests / wall / 1e6 : 0.0);
+    int rc = EXIT_OK;
+    if (check) {
+        if (ftl_check(ssd_ftl(d), err, sizeof err)) {
+            fprintf(stderr, "ssdlab run: integrity check failed: %s\n", err);
+            rc = EXIT_FAILED;
+        } else {
+            printf("  integrity check: every mapping and valid count consistent\n");
+        }
+    }
+    workload_free(w);
+    ssd_free(d);
+    sim_free(s);
+    cfg_free(c);
+    return rc;
+}

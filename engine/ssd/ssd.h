@@ -1,0 +1,53 @@
+/* The timed SSD model: host interface, firmware cores, write buffer, per-die
+ * transaction queues, channel buses and garbage collection, on the event
+ * core, with the FTL (ftl.h) deciding where data goes.
+ *
+ * Resources that serve in arrival order (firmware cores, channel buses, the
+ * host link) are timelines: a reservation starts when both the work and the
+ * resource are ready, so they cost no events. Dies are queues with
+ * priorities (reads, then programs, then erases), decided when the die
+ * frees up. A 4 KiB read costs four events: firmware done, array read done,
+ * data decoded, completion. */
+#ifndef SSDLAB_SSD_H
+#define SSDLAB_SSD_H
+
+#include <stddef.h>
+
+#include <gsl/gsl_histogram.h>
+
+#include "config.h"
+#include "ftl.h"
+#include "params.h"
+#include "sim.h"
+#include "ssdlab.h"
+
+typedef struct ssd ssd;
+
+/* Builds the drive on simulator s from configuration c. Returns NULL with a
+ * message in err when the parameters are inconsistent or memory runs out. */
+ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen);
+void ssd_free(ssd *d);
+
+/* Submits at the current simulated time; r->done runs at completion. */
+int ssd_submit(ssd *d, ssdlab_request *r);
+
+const ssd_params *ssd_params_of(const ssd *d);
+ftl *ssd_ftl(ssd *d);
+uint64_t ssd_capacity(const ssd *d);
+uint32_t ssd_outstanding(const ssd *d);
+void ssd_stats(const ssd *d, ssdlab_stats *s);
+/* Latency histogram of one op (ns, log-spaced bins). */
+const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op);
+/* The latency below which a fraction q of completed requests of op fell. */
+double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q);
+void ssd_reset_stats(ssd *d);
+
+/* Preconditioning fast path (no simulated time passes): writes every
+ * logical unit once in order, then `overwrites` random single-unit writes
+ * drawn from rng, with garbage collection inline; all data ends up
+ * programmed. A sequential fill leaves the same mapping as a simulated one;
+ * random overwrites leave the same distribution of valid units per block
+ * (tests check both). */
+void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng);
+
+#endif

@@ -1,0 +1,67 @@
+/* The public API (ssdlab.h) over the simulator, the configuration and the
+ * SSD model. */
+#include "ssdlab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "sim_config.h"
+#include "ssd.h"
+
+struct ssdlab_drive {
+    cfg *c;
+    sim *s;
+    ssd *d;
+};
+
+ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *sets, int nsets, char *err, size_t errlen)
+{
+    ssdlab_drive *h = calloc(1, sizeof *h);
+    if (!h || !(h->c = cfg_create(ssdlab_schema()))) {
+        free(h);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (drive_file) cfg_load_file(h->c, drive_file);
+    for (int i = 0; i < nsets; i++) cfg_set_override(h->c, sets[i]);
+    if (cfg_error_count(h->c)) {
+        snprintf(err, errlen, "%s", cfg_errors(h->c));
+        ssdlab_close(h);
+        return NULL;
+    }
+    sim_options o = sim_options_from_config(h->c);
+    if (!(h->s = sim_create(&o))) {
+        snprintf(err, errlen, "out of memory");
+        ssdlab_close(h);
+        return NULL;
+    }
+    if (!(h->d = ssd_create(h->s, h->c, err, errlen))) {
+        ssdlab_close(h);
+        return NULL;
+    }
+    return h;
+}
+
+void ssdlab_close(ssdlab_drive *h)
+{
+    if (!h) return;
+    ssd_free(h->d);
+    sim_free(h->s);
+    cfg_free(h->c);
+    free(h);
+}
+
+int ssdlab_submit(ssdlab_drive *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
+{
+    r->done = done;
+    r->done_ctx = ctx;
+    return ssd_submit(h->d, r);
+}
+
+void ssdlab_run_until(ssdlab_drive *h, ssdlab_time t) { sim_run(h->s, t); }
+void ssdlab_run_until_idle(ssdlab_drive *h) { sim_run(h->s, SIM_TIME_MAX); }
+ssdlab_time ssdlab_now(const ssdlab_drive *h) { return sim_now(h->s); }
+uint64_t ssdlab_capacity(const ssdlab_drive *h) { return ssd_capacity(h->d); }
+void ssdlab_stats_get(const ssdlab_drive *h, ssdlab_stats *s) { ssd_stats(h->d, s); }

@@ -1,0 +1,66 @@
+/* ssdlab's public C API: everything a program needs to drive the SSD model.
+ *
+ *     ssdlab_drive *d = ssdlab_open("models/drives/example-sata-240.yaml", sets, nsets, err, sizeof err);
+ *     ssdlab_request r = {.op = SSDLAB_READ, .offset = 0, .bytes = 4096};
+ *     ssdlab_submit(d, &r, on_done, ctx);      // on_done runs at completion
+ *     ssdlab_run_until_idle(d);
+ *     ssdlab_close(d);
+ *
+ * The caller owns request memory; a request must stay valid until its
+ * callback has run. Times are simulated nanoseconds. See docs/api.md. */
+#ifndef SSDLAB_H
+#define SSDLAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t ssdlab_time;
+
+typedef enum ssdlab_op { SSDLAB_READ, SSDLAB_WRITE, SSDLAB_TRIM } ssdlab_op;
+
+typedef struct ssdlab_request ssdlab_request;
+typedef struct ssdlab_drive ssdlab_drive;
+typedef void (*ssdlab_done_fn)(ssdlab_request *r, void *ctx);
+
+struct ssdlab_request {
+    /* set by the caller */
+    ssdlab_op op;
+    uint64_t offset; /* bytes; reads and writes are widened to whole mapping units */
+    uint32_t bytes;
+    void *user;
+    /* set by the model */
+    ssdlab_time arrival; /* submitted */
+    ssdlab_time finish;  /* completed */
+    /* private to the model */
+    ssdlab_done_fn done;
+    void *done_ctx;
+    ssdlab_request *next;
+    uint32_t pending;
+    uint32_t placed;
+};
+
+typedef struct ssdlab_stats {
+    uint64_t completed[3];   /* by op */
+    uint64_t bytes[3];
+    double latency_sum_ns[3];
+    uint64_t host_units_written, gc_units_written, erases;
+    uint64_t flash_reads, flash_programs;
+    double write_amplification; /* flash units programmed / host units written */
+    ssdlab_time now;
+} ssdlab_stats;
+
+/* Opens a drive from a drive file (NULL: the defaults) and --set style
+ * overrides. Returns NULL with a message in err on bad input. */
+ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *sets, int nsets, char *err, size_t errlen);
+void ssdlab_close(ssdlab_drive *d);
+
+/* Submits at the current simulated time; returns -1 (and sets nothing) if
+ * the request lies outside the drive or has no bytes. */
+int ssdlab_submit(ssdlab_drive *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
+void ssdlab_run_until(ssdlab_drive *d, ssdlab_time t);
+void ssdlab_run_until_idle(ssdlab_drive *d);
+ssdlab_time ssdlab_now(const ssdlab_drive *d);
+uint64_t ssdlab_capacity(const ssdlab_drive *d); /* user bytes */
+void ssdlab_stats_get(const ssdlab_drive *d, ssdlab_stats *s);
+
+#endif

@@ -59,7 +59,7 @@ Test(cli, help_lists_commands)
 
 Test(cli, planned_commands_say_so_and_fail)
 {
-    const char *planned[] = {"run", "trace stats x", "report", "plot", "experiment review", "validate", "sweep plan x",
+    const char *planned[] = {"trace stats x", "report", "plot", "experiment review", "validate", "sweep plan x",
                              "bench model"};
     for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
         output *o = run(planned[i]);
@@ -142,4 +142,27 @@ Test(cli, demo_runs_and_writes_its_histogram_atomically)
     cr_assert_eq(system(args), 0);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
+}
+
+Test(cli, run_simulates_a_drive_and_checks_it)
+{
+    output *o = run("run -d models/drives/example-sata-240.yaml --set nand.blocks_per_plane=40 --set drive.user_capacity=10GB "
+                    "--set workload.requests=20000 --set workload.read_share=50% --check");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "20000 requests") || strstr(o->out, "requests:"), "%s", o->out);
+    cr_assert(strstr(o->out, "integrity check: every mapping and valid count consistent"), "%s", o->out);
+    cr_assert(strstr(o->out, "  read ") && strstr(o->out, "  write "), "%s", o->out);
+}
+
+Test(cli, run_refuses_inconsistent_drives)
+{
+    output *o = run("run -d models/drives/example-sata-240.yaml --set drive.user_capacity=600GB");
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "'drive.user_capacity' leaves too little spare area"), "%s", o->err);
+    o = run("run -d models/drives/example-sata-240.yaml --set nand.page_size=6KiB");
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "key 'nand.page_size' (6144 B) is not a multiple of 'ftl.mapping_unit' (4096 B)"), "%s", o->err);
+    o = run("run --set workload.requests=0");
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "would never stop"), "%s", o->err);
 }

@@ -554,10 +554,10 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     bool ok = d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
               add_txn_slab(d) == 0;
     for (int op = 0; ok && op < 3; op++) {
-        /* 20 bins per decade from 1 ns to 1000 s */
-        enum { BINS = 240 };
+        /* 100 bins per decade (2.3 % wide) from 1 ns to 1000 s */
+        enum { BINS = 1200 };
         double ranges[BINS + 1];
-        for (int i = 0; i <= BINS; i++) ranges[i] = pow(10.0, i / 20.0);
+        for (int i = 0; i <= BINS; i++) ranges[i] = pow(10.0, i / 100.0);
         ok = (d->latency[op] = gsl_histogram_alloc(BINS)) != NULL;
         if (ok) gsl_histogram_set_ranges(d->latency[op], ranges, BINS + 1);
     }

@@ -1,0 +1,203 @@
+/* Fidelity of the timed SSD model against closed forms. Each test states
+ * its formula; the parameters make one resource the bottleneck. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim_config.h"
+#include "ssd.h"
+#include "workload.h"
+
+/* A small drive: 2 channels x 2 dies, 2 planes, 96-page blocks (3 MiB of
+ * user data per multi-plane block), 64 blocks per plane: 768 MiB of flash. */
+static const char *const base[] = {
+    "controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2", "nand.pages_per_block=96",
+    "nand.blocks_per_plane=64", "nand.page_size=16KiB", "nand.spare_size=2KiB", "nand.bits_per_cell=3",
+    "drive.user_capacity=600MB", "nand.t_read_lsb=50us", "nand.t_read_csb=50us", "nand.t_read_msb=50us",
+    "controller.fw_read=5us", "controller.fw_write=5us", "controller.ecc_decode=2us", "controller.t_bus_command=200ns",
+    "controller.bus_rate=533MT/s", "controller.cores=1", "host.interface=sata", "host.link_rate=6Gb/s",
+    "host.encoding=8b10b", "host.protocol_efficiency=0.92", "host.command_overhead=1us", "host.max_queue_depth=256",
+    "controller.write_buffer=16MiB", "workload.precondition=fill", "workload.warmup=2000"};
+
+typedef struct bench {
+    cfg *c;
+    sim *s;
+    ssd *d;
+    workload *w;
+    workload_result r;
+} bench;
+
+/* Opens the base drive with further overrides (NULL-terminated lists). */
+static void open_bench_lists(bench *b, const char *const *a, const char *const *more)
+{
+    b->c = cfg_create(ssdlab_schema());
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) cfg_set_override(b->c, base[i]);
+    for (; a && *a; a++) cfg_set_override(b->c, *a);
+    for (; more && *more; more++) cfg_set_override(b->c, *more);
+    cr_assert_eq(cfg_error_count(b->c), 0, "%s", cfg_errors(b->c));
+    sim_options o = sim_options_from_config(b->c);
+    b->s = sim_create(&o);
+    char err[512];
+    b->d = ssd_create(b->s, b->c, err, sizeof err);
+    cr_assert_not_null(b->d, "%s", err);
+    b->w = workload_create(b->s, b->d, b->c, err, sizeof err);
+    cr_assert_not_null(b->w, "%s", err);
+}
+
+#define open_bench(b, ...) open_bench_lists((b), (const char *const[]){__VA_ARGS__, NULL}, NULL)
+
+static void run_bench(bench *b)
+{
+    workload_precondition(b->w);
+    workload_run(b->w, &b->r);
+}
+
+static void close_bench(bench *b)
+{
+    workload_free(b->w);
+    ssd_free(b->d);
+    sim_free(b->s);
+    cfg_free(b->c);
+}
+
+/* Bus time of 4 KiB with its spare share (4096 + 512 B) at 533 MB/s, plus
+ * 200 ns of command cycles; link time of 4 KiB at 6 Gb/s x 0.8 (8b10b) x 0.92
+ * = 552 MB/s, plus 1 us of command overhead. Rounded to the nanosecond as
+ * the model rounds. */
+static const double bus_4k = 200 + 8645, link_4k = 1000 + 7420;
+
+static double mean_latency(const bench *b, ssdlab_op op)
+{
+    ssdlab_stats st;
+    ssd_stats(b->d, &st);
+    return st.latency_sum_ns[op] / (double)st.completed[op];
+}
+
+static void within(double got, double want, double tol, const char *what)
+{
+    cr_assert_lt(fabs(got / want - 1), tol, "%s: simulated %.1f, closed form %.1f (%.2f%%)", what, got, want,
+                 100 * (got / want - 1));
+}
+
+/* QD 1: latency = firmware + tR + bus transfer + ECC + host link transfer. */
+Test(timing, qd1_random_read_latency_is_the_sum_of_its_stages)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=1", "workload.requests=5000", "workload.pattern=random");
+    run_bench(&b);
+    within(mean_latency(&b, SSDLAB_READ), 5000 + 50000 + bus_4k + 2000 + link_4k, 0.01, "QD1 read latency");
+    close_bench(&b);
+}
+
+/* The same with tR by page type: LSB 40 us, CSB 70 us, MSB 55 us. Random
+ * reads hit the three types equally often, so the mean tR is 55 us. */
+Test(timing, qd1_read_latency_follows_the_page_type)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=1", "workload.requests=30000", "nand.t_read_lsb=40us",
+               "nand.t_read_csb=70us", "nand.t_read_msb=55us", "workload.warmup=0");
+    run_bench(&b);
+    within(mean_latency(&b, SSDLAB_READ), 5000 + 55000 + bus_4k + 2000 + link_4k, 0.01, "QD1 read latency, mixed types");
+    /* The p99 latency is that of the slowest page type. */
+    /* (quantiles come from log bins 2.3 % wide) */
+    within(ssd_latency_quantile(b.d, SSDLAB_READ, 0.99), 5000 + 70000 + bus_4k + 2000 + link_4k, 0.03, "p99 (CSB)");
+    close_bench(&b);
+}
+
+#define FAST_LINK "host.interface=nvme", "host.link_rate=8Gb/s", "host.lanes=4", "host.encoding=128b130b", \
+                  "host.command_overhead=0ns"
+
+/* Deep queue: IOPS = the smallest of die-, channel-, link- and
+ * controller-bound rates. */
+static double deep_read_iops(const char *const *sets)
+{
+    static const char *const deep[] = {"workload.queue_depth=128", "workload.requests=60000", NULL};
+    bench b;
+    open_bench_lists(&b, deep, sets);
+    run_bench(&b);
+    double iops = b.r.iops;
+    close_bench(&b);
+    return iops;
+}
+#define DEEP_READ_IOPS(...) deep_read_iops((const char *const[]){__VA_ARGS__, NULL})
+
+Test(timing, deep_queue_read_iops_controller_bound)
+{
+    /* 2 cores x 50 us: 40,000 IOPS; dies 4 / (20 us + 8.845 us) = 138,700; channels 2 / 8.845 us = 226,100 */
+    double iops = DEEP_READ_IOPS("controller.fw_read=50us", "controller.cores=2", "nand.t_read_lsb=20us",
+                                 "nand.t_read_csb=20us", "nand.t_read_msb=20us", FAST_LINK);
+    within(iops, 2 / 50e-6, 0.03, "controller-bound IOPS");
+}
+
+Test(timing, deep_queue_read_iops_link_bound)
+{
+    /* SATA: 1 / (1 us + 4096 B / 552 MB/s) = 118,760 IOPS; firmware 4 x 1 us; dies 4 / 28.8 us = 138,700 */
+    double iops = DEEP_READ_IOPS("controller.fw_read=1us", "controller.cores=4", "nand.t_read_lsb=20us",
+                                 "nand.t_read_csb=20us", "nand.t_read_msb=20us");
+    within(iops, 1e9 / link_4k, 0.03, "link-bound IOPS");
+}
+
+Test(timing, deep_queue_read_iops_channel_bound)
+{
+    /* One channel of 4 dies: 1 / 8.845 us = 113,060 IOPS; dies 4 / 28.8 us = 138,700 */
+    double iops = DEEP_READ_IOPS("controller.channels=1", "controller.dies_per_channel=4", "controller.fw_read=1us",
+                                 "nand.t_read_lsb=20us", "nand.t_read_csb=20us", "nand.t_read_msb=20us", FAST_LINK);
+    within(iops, 1e9 / bus_4k, 0.03, "channel-bound IOPS");
+}
+
+Test(timing, deep_queue_read_iops_die_bound)
+{
+    /* 4 dies, each held for tR + its transfer: 4 / (100 us + 8.845 us) = 36,750 IOPS */
+    double iops = DEEP_READ_IOPS("controller.fw_read=1us", "nand.t_read_lsb=100us", "nand.t_read_csb=100us",
+                                 "nand.t_read_msb=100us", FAST_LINK);
+    within(iops, 4e9 / (100000 + bus_4k), 0.03, "die-bound IOPS");
+}
+
+static double seq_write_mib_s(const char *const *sets)
+{
+    static const char *const seq[] = {"workload.pattern=sequential", "workload.read_share=0", "workload.block_size=128KiB",
+                                      "workload.queue_depth=32", "workload.requests=3000", "workload.warmup=300",
+                                      "workload.precondition=none", "controller.write_buffer=1MiB", FAST_LINK, NULL};
+    bench b;
+    open_bench_lists(&b, seq, sets);
+    run_bench(&b);
+    double mib = b.r.mib_per_s;
+    close_bench(&b);
+    return mib;
+}
+#define SEQ_WRITE_MIB_S(...) seq_write_mib_s((const char *const[]){__VA_ARGS__, NULL})
+
+/* One-shot TLC: a program writes a word line (3 pages) on both planes,
+ * 96 KiB, after moving it and its spare (108 KiB) over the bus:
+ * rate = 4 dies x 98,304 B / (200 ns + 110,592 B / 533 MB/s + 2 ms). */
+Test(timing, sequential_write_one_shot_program_bound)
+{
+    double mib = SEQ_WRITE_MIB_S("nand.t_prog=2ms");
+    double per_pu = 200 + 207490 + 2000000;
+    within(mib, 4 * 98304 / (per_pu * 1e-9) / 1048576, 0.03, "one-shot sequential write MiB/s");
+}
+
+/* Multi-pass MLC: one page per plane per program, LSB 500 us and MSB 2 ms
+ * alternating: rate = 4 dies x 32 KiB / (200 ns + 36,864 B / 533 MB/s +
+ * (0.5 + 2) / 2 ms). */
+Test(timing, sequential_write_multi_pass_alternates_page_types)
+{
+    double mib = SEQ_WRITE_MIB_S("nand.bits_per_cell=2", "nand.program_style=multi-pass", "nand.t_prog_lsb=500us",
+                                 "nand.t_prog_msb=2ms");
+    double per_pu = 200 + 69163 + 1250000;
+    within(mib, 4 * 32768 / (per_pu * 1e-9) / 1048576, 0.03, "multi-pass sequential write MiB/s");
+}
+
+/* Reads of never-written LBAs are answered without the flash: latency is
+ * firmware plus the host transfer. */
+Test(timing, unwritten_reads_touch_no_flash)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=1", "workload.requests=1000", "workload.precondition=none");
+    run_bench(&b);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    cr_assert_eq(st.flash_reads, 0);
+    within(mean_latency(&b, SSDLAB_READ), 5000 + link_4k, 0.001, "unwritten read latency");
+    close_bench(&b);
+}

@@ -1,0 +1,205 @@
+/* The timed model's state: integrity under mixed traffic with GC, and the
+ * preconditioning fast path against fully simulated preconditioning. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim_config.h"
+#include "ssd.h"
+#include "ssdlab.h"
+
+/* 4 dies x 48 blocks of 768 units (3 MiB): 576 MiB of flash, 480 MB user. */
+static const char *const small[] = {
+    "controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2", "nand.pages_per_block=96",
+    "nand.blocks_per_plane=48", "drive.user_capacity=480MB", "controller.write_buffer=2MiB", "host.max_queue_depth=64"};
+enum { NSMALL = sizeof small / sizeof small[0] };
+
+typedef struct driver {
+    ssdlab_drive *h;
+    ssd *d;
+    sim *s;
+    cfg *c;
+    gsl_rng *rng;
+    ssdlab_request reqs[16];
+    uint64_t to_issue;
+    uint64_t units;
+    double trim_share, read_share;
+    bool sequential;
+    uint64_t next_unit;
+} driver;
+
+static void open_small(driver *v, const char *const *extra, int nextra)
+{
+    memset(v, 0, sizeof *v);
+    v->c = cfg_create(ssdlab_schema());
+    for (int i = 0; i < NSMALL; i++) cfg_set_override(v->c, small[i]);
+    for (int i = 0; i < nextra; i++) cfg_set_override(v->c, extra[i]);
+    cr_assert_eq(cfg_error_count(v->c), 0, "%s", cfg_errors(v->c));
+    sim_options o = sim_options_from_config(v->c);
+    v->s = sim_create(&o);
+    char err[512];
+    v->d = ssd_create(v->s, v->c, err, sizeof err);
+    cr_assert_not_null(v->d, "%s", err);
+    v->units = ssd_params_of(v->d)->logical_units;
+    v->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(v->rng, 99);
+}
+
+static void close_small(driver *v)
+{
+    gsl_rng_free(v->rng);
+    ssd_free(v->d);
+    sim_free(v->s);
+    cfg_free(v->c);
+}
+
+static void issue(driver *v, ssdlab_request *r);
+
+static void on_done(ssdlab_request *r, void *ctx)
+{
+    driver *v = ctx;
+    if (v->to_issue) issue(v, r);
+}
+
+static void issue(driver *v, ssdlab_request *r)
+{
+    v->to_issue--;
+    double u = gsl_rng_uniform(v->rng);
+    uint64_t unit = v->sequential ? v->next_unit++ % v->units : gsl_rng_uniform_int(v->rng, v->units);
+    r->op = u < v->trim_share ? SSDLAB_TRIM : u < v->trim_share + v->read_share ? SSDLAB_READ : SSDLAB_WRITE;
+    r->offset = unit * 4096;
+    r->bytes = 4096;
+    r->done = on_done;
+    r->done_ctx = v;
+    cr_assert_eq(ssd_submit(v->d, r), 0);
+}
+
+static void drive_requests(driver *v, uint64_t n, int depth)
+{
+    v->to_issue = n;
+    for (int i = 0; i < depth && v->to_issue; i++) issue(v, &v->reqs[i]);
+    sim_run(v->s, SIM_TIME_MAX);
+    cr_assert_eq(ssd_outstanding(v->d), 0);
+}
+
+static void check(driver *v)
+{
+    char err[512];
+    cr_assert_eq(ftl_check(ssd_ftl(v->d), err, sizeof err), 0, "%s", err);
+}
+
+Test(state, integrity_under_timed_writes_trims_reads_and_gc, .timeout = 300)
+{
+    driver v;
+    open_small(&v, NULL, 0);
+    cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
+    v.sequential = true;
+    drive_requests(&v, v.units, 8); /* fill */
+    check(&v);
+    v.sequential = false;
+    v.trim_share = 0.05;
+    v.read_share = 0.2;
+    for (int round = 0; round < 4; round++) {
+        drive_requests(&v, v.units / 2, 16);
+        check(&v);
+    }
+    ssdlab_stats st;
+    ssd_stats(v.d, &st);
+    cr_assert_gt(st.erases, 50, "GC must have run (erases %llu)", (unsigned long long)st.erases);
+    close_small(&v);
+}
+
+/* A sequential fill through the timed model and the fast path give the
+ * same mapping. */
+Test(state, fast_fill_equals_simulated_fill)
+{
+    driver a, b;
+    open_small(&a, NULL, 0);
+    open_small(&b, NULL, 0);
+    a.sequential = true;
+    drive_requests(&a, a.units, 1);
+    ssd_precondition(b.d, 0, b.rng);
+    ftl *fa = ssd_ftl(a.d), *fb = ssd_ftl(b.d);
+    for (uint64_t lpn = 0; lpn < a.units; lpn++)
+        cr_assert_eq(fa->l2p[lpn], fb->l2p[lpn], "unit %llu: simulated %u, fast %u", (unsigned long long)lpn,
+                     fa->l2p[lpn], fb->l2p[lpn]);
+    close_small(&a);
+    close_small(&b);
+}
+
+/* Valid units per closed block after random overwrites: the fast path and
+ * the simulation agree in mean and spread (same seed-independent law). */
+static void valid_distribution(ftl *f, double *mean, double *sd)
+{
+    size_t nblocks = (size_t)f->p->dies * f->p->blocks_per_die, n = 0;
+    double *v = malloc(nblocks * sizeof *v);
+    for (size_t b = 0; b < nblocks; b++)
+        if (f->blocks[b].state == BLOCK_CLOSED) v[n++] = f->blocks[b].valid;
+    *mean = gsl_stats_mean(v, 1, n);
+    *sd = gsl_stats_sd(v, 1, n);
+    free(v);
+}
+
+Test(state, fast_random_overwrite_matches_simulated_distribution, .timeout = 300)
+{
+    /* Many blocks per die, so that the few blocks each path holds free
+     * (the fast path exactly threshold + 1, the timed one fewer while GC
+     * lags) weigh little: 2 dies x 256 blocks x 3 MiB, 13 % spare. */
+    const char *sets[] = {"controller.channels=1", "nand.blocks_per_plane=256", "drive.user_capacity=1400MB",
+                          "ftl.gc.threshold=2"};
+    driver a, b;
+    open_small(&a, sets, 4);
+    open_small(&b, sets, 4);
+    a.sequential = true;
+    drive_requests(&a, a.units, 8);
+    a.sequential = false;
+    drive_requests(&a, 2 * a.units, 16);
+    ssd_precondition(b.d, 2 * b.units, b.rng);
+    double ma, sa, mb, sb;
+    valid_distribution(ssd_ftl(a.d), &ma, &sa);
+    valid_distribution(ssd_ftl(b.d), &mb, &sb);
+    cr_assert_lt(fabs(ma / mb - 1), 0.03, "mean valid units per block: simulated %.1f, fast %.1f", ma, mb);
+    cr_assert_lt(fabs(sa / sb - 1), 0.15, "spread: simulated %.1f, fast %.1f", sa, sb);
+    check(&a);
+    check(&b);
+    close_small(&a);
+    close_small(&b);
+}
+
+/* The public API: open a drive file, submit, run, read statistics. */
+static void count_done(ssdlab_request *r, void *ctx)
+{
+    (void)r;
+    ++*(int *)ctx;
+}
+
+Test(state, public_api_round_trip)
+{
+    char err[512];
+    const char *sets[] = {"drive.user_capacity=100GB"};
+    ssdlab_drive *h = ssdlab_open(SOURCE_DIR "/models/drives/example-sata-240.yaml", sets, 1, err, sizeof err);
+    cr_assert_not_null(h, "%s", err);
+    cr_assert_eq(ssdlab_capacity(h), 100000000000ull / 4096 * 4096);
+    int done = 0;
+    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = 1 << 20, .bytes = 65536};
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 1 << 20, .bytes = 4096};
+    ssdlab_request bad = {.op = SSDLAB_READ, .offset = ssdlab_capacity(h), .bytes = 4096};
+    cr_assert_eq(ssdlab_submit(h, &w, count_done, &done), 0);
+    cr_assert_eq(ssdlab_submit(h, &bad, count_done, &done), -1, "a request past the end is refused");
+    ssdlab_run_until_idle(h);
+    cr_assert_eq(ssdlab_submit(h, &r, count_done, &done), 0);
+    ssdlab_run_until_idle(h);
+    cr_assert_eq(done, 2);
+    cr_assert_gt(r.finish, r.arrival);
+    ssdlab_stats st;
+    ssdlab_stats_get(h, &st);
+    cr_assert_eq(st.completed[SSDLAB_WRITE], 1);
+    cr_assert_eq(st.host_units_written, 16);
+    cr_assert_eq(st.flash_reads, 0, "data still in the write buffer is read from the buffer");
+    ssdlab_close(h);
+    cr_assert_null(ssdlab_open(SOURCE_DIR "/models/drives/example-sata-240.yaml", (const char *[]){"drive.user_capacity=2TB"},
+                               1, err, sizeof err));
+    cr_assert(strstr(err, "too little spare area"), "%s", err);
+}

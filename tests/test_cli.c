@@ -59,8 +59,7 @@ Test(cli, help_lists_commands)
 
 Test(cli, planned_commands_say_so_and_fail)
 {
-    const char *planned[] = {"trace stats x", "report", "plot", "experiment review", "validate", "sweep plan x",
-                             "bench model"};
+    const char *planned[] = {"trace stats x", "report", "plot", "experiment review", "validate", "sweep plan x"};
     for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
         output *o = run(planned[i]);
         cr_assert_eq(o->status, 3, "'%s' exited %d", planned[i], o->status);

@@ -122,6 +122,19 @@ uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s)
     return b * f->p->units_per_block + f->blocks[b].write_ptr++;
 }
 
+uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32_t *got)
+{
+    uint32_t first = ftl_alloc(f, die, s);
+    *got = 0;
+    if (first == FTL_NONE) return FTL_NONE;
+    uint32_t pu = f->p->units_per_program;
+    uint32_t room = pu - ftl_offset_of(f, first) % pu;
+    uint32_t n = want < room ? want : room;
+    f->blocks[ftl_block_of(f, first)].write_ptr += n - 1;
+    *got = n;
+    return first;
+}
+
 /* --- mapping ------------------------------------------------------------- */
 
 static void invalidate(ftl *f, uint32_t ppa)

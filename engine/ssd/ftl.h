@@ -73,6 +73,10 @@ void ftl_advance_host_die(ftl *f);
 /* Next physical unit of the (die, stream) open block, opening a block when
  * needed; FTL_NONE when the die has no free block it may use. */
 uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s);
+/* Up to `want` consecutive units of the (die, stream) open block, never
+ * crossing a program-unit boundary; returns the first (FTL_NONE as
+ * ftl_alloc) and the count in *got. */
+uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32_t *got);
 /* Free blocks a stream may take: host writes leave the GC reserve alone. */
 bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s);
 

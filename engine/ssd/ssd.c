@@ -252,13 +252,15 @@ static void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
 
 static void gc_start(ssd *d, uint32_t die);
 
-/* Adds a just-allocated unit to its die's program unit; a full unit goes to
- * the die as one program operation. */
-static void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa)
+/* Adds `count` just-allocated units (from ppa on, inside one program unit)
+ * to their die's program unit; a full unit goes to the die as one program
+ * operation. */
+static void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count)
 {
     die_state *ds = &d->dies[die];
-    if (ds->pu_fill[s]++ == 0) ds->pu_first[s] = ppa;
-    if ((ftl_offset_of(&d->f, ppa) + 1) % d->p.units_per_program) return;
+    if (ds->pu_fill[s] == 0) ds->pu_first[s] = ppa;
+    ds->pu_fill[s] += count;
+    if ((ftl_offset_of(&d->f, ppa) + count) % d->p.units_per_program) return;
     txn *t = new_txn(d, TX_PROGRAM, die, ds->pu_first[s], ds->pu_fill[s]);
     t->stream = (uint8_t)s;
     ds->pu_fill[s] = 0;
@@ -290,19 +292,22 @@ static void admit_buffer_waiters(ssd *d)
         start_data_in(d, q_pop(&d->buffer_wait));
 }
 
-/* Places the units of a write whose data is in the buffer. Returns false
- * when every die is down to its GC reserve: the rest waits for an erase. */
+/* Places the units of a write whose data is in the buffer, a program
+ * unit's worth at a time. Returns false when every die is down to its GC
+ * reserve: the rest waits for an erase. */
 static bool place_write(ssd *d, ssdlab_request *r)
 {
     uint32_t n = units_of(d, r), lpn0 = first_unit(d, r);
-    for (; r->placed < n; r->placed++) {
+    while (r->placed < n) {
         uint32_t die = ftl_host_die(&d->f);
         if (die == FTL_NONE) return false;
-        uint32_t ppa = ftl_alloc(&d->f, die, STREAM_HOST);
-        ftl_map(&d->f, lpn0 + r->placed, ppa, false);
-        if ((ftl_offset_of(&d->f, ppa) + 1) % d->p.units_per_program == 0) ftl_advance_host_die(&d->f);
-        fill_program_unit(d, die, STREAM_HOST, ppa);
+        uint32_t got;
+        uint32_t ppa = ftl_alloc_run(&d->f, die, STREAM_HOST, n - r->placed, &got);
+        for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
+        if ((ftl_offset_of(&d->f, ppa) + got) % d->p.units_per_program == 0) ftl_advance_host_die(&d->f);
+        fill_program_unit(d, die, STREAM_HOST, ppa, got);
         after_alloc(d, die);
+        r->placed += got;
     }
     return true;
 }
@@ -375,6 +380,9 @@ static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
 static void admit(ssd *d, ssdlab_request *r)
 {
     d->outstanding++;
+    /* The firmware stage will look the request's units up: fetch the
+     * mapping entry now, so the miss overlaps other events' work. */
+    __builtin_prefetch(&d->f.l2p[first_unit(d, r)]);
     uint32_t best = 0;
     for (uint32_t c = 1; c < d->p.cores; c++)
         if (d->core_free[c] < d->core_free[best]) best = c;
@@ -385,13 +393,18 @@ static void admit(ssd *d, ssdlab_request *r)
     sim_schedule_at(d->s, end, d->on_fw_done, r, 0);
 }
 
+enum { LATENCY_BINS_PER_DECADE = 100, LATENCY_DECADES = 12 };
+
 static void record(ssd *d, ssdlab_request *r)
 {
     double lat = (double)(r->finish - r->arrival);
     d->completed[r->op]++;
     d->bytes[r->op] += r->bytes;
     d->latency_sum[r->op] += lat;
-    gsl_histogram_increment(d->latency[r->op], lat < 1 ? 1 : lat);
+    /* The bins are log-spaced, so the index is computed, not searched for. */
+    gsl_histogram *h = d->latency[r->op];
+    double i = lat < 1 ? 0 : floor(log10(lat) * LATENCY_BINS_PER_DECADE);
+    h->bin[i < (double)h->n ? (size_t)i : h->n - 1] += 1;
 }
 
 static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -508,7 +521,7 @@ static void gc_read_done(ssd *d, txn *t)
         uint32_t to = ftl_alloc(&d->f, die, STREAM_GC);
         if (to == FTL_NONE) break;
         ftl_map(&d->f, lpn, to, true);
-        fill_program_unit(d, die, STREAM_GC, to);
+        fill_program_unit(d, die, STREAM_GC, to, 1);
     }
     free_txn(d, t);
     ds->gc_reads_out--;
@@ -555,9 +568,9 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
               add_txn_slab(d) == 0;
     for (int op = 0; ok && op < 3; op++) {
         /* 100 bins per decade (2.3 % wide) from 1 ns to 1000 s */
-        enum { BINS = 1200 };
+        enum { BINS = LATENCY_BINS_PER_DECADE * LATENCY_DECADES };
         double ranges[BINS + 1];
-        for (int i = 0; i <= BINS; i++) ranges[i] = pow(10.0, i / 100.0);
+        for (int i = 0; i <= BINS; i++) ranges[i] = pow(10.0, (double)i / LATENCY_BINS_PER_DECADE);
         ok = (d->latency[op] = gsl_histogram_alloc(BINS)) != NULL;
         if (ok) gsl_histogram_set_ranges(d->latency[op], ranges, BINS + 1);
     }

@@ -67,14 +67,39 @@ static uint32_t die_at(const ftl *f, uint32_t k)
 static bool open_has_room(const ftl *f, uint32_t die, ftl_stream s)
 {
     uint32_t b = f->dies[die].open[s];
-    return b != FTL_NONE && f->blocks[b].write_ptr < f->p->units_per_block;
+    return b != FTL_NONE && f->blocks[b].write_ptr < ftl_capacity(f, b);
+}
+
+/* Blocks the die's SLC cache may hold now. A dynamic cache takes a share of
+ * the free blocks beyond the GC threshold, so it shrinks as the drive fills. */
+static uint32_t slc_limit(const ftl *f, uint32_t die)
+{
+    const ssd_params *p = f->p;
+    if (p->slc == SLC_STATIC) return p->slc_blocks_per_die;
+    if (p->slc == SLC_NONE) return 0;
+    const ftl_die *d = &f->dies[die];
+    uint32_t free_blocks = ftl_free_blocks(f, die);
+    uint32_t spare = free_blocks > p->gc_threshold ? free_blocks - p->gc_threshold : 0;
+    uint32_t dynamic = (uint32_t)(p->slc_dynamic_share * (double)(spare + d->slc_blocks));
+    return dynamic < p->slc_blocks_per_die ? dynamic : p->slc_blocks_per_die;
+}
+
+bool ftl_slc_room(const ftl *f, uint32_t die)
+{
+    if (open_has_room(f, die, STREAM_SLC)) return true;
+    /* A static cache's blocks are its own; a dynamic one leaves GC its reserve. */
+    if (f->p->slc == SLC_STATIC) return f->dies[die].slc_blocks < slc_limit(f, die) && f->dies[die].free_count > 0;
+    return f->dies[die].slc_blocks < slc_limit(f, die) && ftl_free_blocks(f, die) > f->p->gc_reserve;
 }
 
 bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s)
 {
+    if (s == STREAM_SLC) return ftl_slc_room(f, die);
     if (open_has_room(f, die, s)) return true;
+    /* Host writes leave the GC reserve alone; a static SLC cache's blocks
+     * are spoken for, whether or not they hold data now. */
     uint32_t keep = s == STREAM_HOST ? f->p->gc_reserve : 0;
-    return f->dies[die].free_count > keep;
+    return ftl_free_blocks(f, die) > keep;
 }
 
 uint32_t ftl_host_die(ftl *f)
@@ -88,6 +113,16 @@ uint32_t ftl_host_die(ftl *f)
 }
 
 void ftl_advance_host_die(ftl *f) { f->host_die_cursor = (f->host_die_cursor + 1) % f->p->dies; }
+
+uint32_t ftl_slc_die(ftl *f)
+{
+    for (uint32_t tries = 0; tries < f->p->dies; tries++) {
+        uint32_t die = die_at(f, f->host_die_cursor);
+        if (ftl_slc_room(f, die)) return die;
+        ftl_advance_host_die(f);
+    }
+    return FTL_NONE;
+}
 
 /* The free block with the fewest erases (dynamic wear levelling); the
  * lowest id among equals, so that layouts are easy to predict. */
@@ -104,22 +139,33 @@ static uint32_t take_free_block(ftl *f, uint32_t die)
     return b;
 }
 
+/* A full block closes at once: it becomes a candidate for GC or folding
+ * without waiting for the stream's next block. */
+static void close_if_full(ftl *f, uint32_t die, ftl_stream s)
+{
+    ftl_die *d = &f->dies[die];
+    uint32_t b = d->open[s];
+    if (f->blocks[b].write_ptr < ftl_capacity(f, b)) return;
+    f->blocks[b].state = BLOCK_CLOSED;
+    f->blocks[b].closed_at = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+    d->open[s] = FTL_NONE;
+}
+
 uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s)
 {
     ftl_die *d = &f->dies[die];
     if (!open_has_room(f, die, s)) {
         if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
-        if (d->open[s] != FTL_NONE) {
-            ftl_block *full = &f->blocks[d->open[s]];
-            full->state = BLOCK_CLOSED;
-            full->closed_at = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
-        }
         uint32_t b = take_free_block(f, die);
         f->blocks[b].state = BLOCK_OPEN;
+        f->blocks[b].slc = s == STREAM_SLC;
+        d->slc_blocks += s == STREAM_SLC;
         d->open[s] = b;
     }
     uint32_t b = d->open[s];
-    return b * f->p->units_per_block + f->blocks[b].write_ptr++;
+    uint32_t ppa = b * f->p->units_per_block + f->blocks[b].write_ptr++;
+    close_if_full(f, die, s);
+    return ppa;
 }
 
 uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32_t *got)
@@ -127,10 +173,16 @@ uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32
     uint32_t first = ftl_alloc(f, die, s);
     *got = 0;
     if (first == FTL_NONE) return FTL_NONE;
-    uint32_t pu = f->p->units_per_program;
+    uint32_t pu = ftl_program_units(f, ftl_block_of(f, first));
     uint32_t room = pu - ftl_offset_of(f, first) % pu;
     uint32_t n = want < room ? want : room;
-    f->blocks[ftl_block_of(f, first)].write_ptr += n - 1;
+    uint32_t b = ftl_block_of(f, first);
+    if (n > 1) {
+        /* ftl_alloc closed the block if `first` filled it, which a program
+         * unit boundary rules out here: the run stays in the open block. */
+        f->blocks[b].write_ptr += n - 1;
+        close_if_full(f, die, s);
+    }
     *got = n;
     return first;
 }
@@ -169,9 +221,10 @@ void ftl_trim(ftl *f, uint32_t lpn)
 
 /* --- garbage collection -------------------------------------------------- */
 
+/* GC collects native blocks; SLC blocks are emptied by folding. */
 static bool collectable(const ftl *f, uint32_t b)
 {
-    return f->blocks[b].state == BLOCK_CLOSED && f->blocks[b].valid < f->p->units_per_block;
+    return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc && f->blocks[b].valid < f->p->units_per_block;
 }
 
 static uint32_t pick_greedy(ftl *f, uint32_t die)
@@ -240,9 +293,29 @@ uint32_t ftl_pick_victim(ftl *f, uint32_t die)
     return b;
 }
 
+uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die)
+{
+    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
+    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
+        if (f->blocks[b].slc && f->blocks[b].state == BLOCK_CLOSED &&
+            (best == FTL_NONE || f->blocks[b].closed_at < f->blocks[best].closed_at))
+            best = b;
+    if (best != FTL_NONE) f->blocks[best].state = BLOCK_VICTIM;
+    return best;
+}
+
+uint32_t ftl_slc_closed(const ftl *f, uint32_t die)
+{
+    const ftl_die *d = &f->dies[die];
+    uint32_t open = d->open[STREAM_SLC] != FTL_NONE;
+    return d->slc_blocks - open;
+}
+
 void ftl_erase(ftl *f, uint32_t block)
 {
     ftl_block *b = &f->blocks[block];
+    if (b->slc) f->dies[ftl_die_of_block(f, block)].slc_blocks--;
+    b->slc = 0;
     b->state = BLOCK_FREE;
     b->write_ptr = 0;
     b->erase_count++;
@@ -255,7 +328,7 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
 {
     uint64_t moved = 0;
     const uint32_t U = f->p->units_per_block;
-    while (f->dies[die].free_count <= f->p->gc_threshold) {
+    while (ftl_free_blocks(f, die) <= f->p->gc_threshold) {
         uint32_t victim = ftl_pick_victim(f, die);
         if (victim == FTL_NONE) break;
         const uint32_t *units = &f->p2l[(size_t)victim * U];
@@ -296,7 +369,7 @@ int ftl_write_now(ftl *f, uint32_t lpn)
     uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
     ftl_map(f, lpn, ppa, false);
     if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
-    if (f->dies[die].free_count <= f->p->gc_threshold) ftl_collect_now(f, die);
+    if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
     return 0;
 }
 
@@ -341,6 +414,9 @@ int ftl_check(const ftl *f, char *err, size_t errlen)
             return snprintf(err, errlen, "block %zu counts %u valid units, holds %u", b, blk->valid, valid), -1;
         if (blk->state == BLOCK_FREE && blk->write_ptr)
             return snprintf(err, errlen, "free block %zu has write pointer %u", b, blk->write_ptr), -1;
+        if (blk->write_ptr > ftl_capacity(f, (uint32_t)b))
+            return snprintf(err, errlen, "block %zu has write pointer %u past its capacity %u", b, blk->write_ptr,
+                            ftl_capacity(f, (uint32_t)b)), -1;
     }
     for (uint32_t d = 0; d < p->dies; d++)
         for (uint32_t i = 0; i < f->dies[d].free_count; i++)

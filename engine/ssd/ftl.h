@@ -20,20 +20,24 @@
 
 #define FTL_NONE UINT32_MAX
 
-typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_COUNT } ftl_stream;
+/* Host writes to native blocks, relocations (GC and SLC folding) to native
+ * blocks, host writes to SLC-mode blocks. */
+typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_SLC, STREAM_COUNT } ftl_stream;
 typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM } block_state;
 
 typedef struct ftl_block {
     uint32_t valid;       /* valid units */
     uint32_t write_ptr;   /* next unit offset to hand out */
     uint32_t erase_count;
-    uint32_t state;       /* block_state */
+    uint16_t state;       /* block_state */
+    uint16_t slc;         /* programmed in SLC mode: holds units_per_block / bits_per_cell */
     uint64_t closed_at;   /* units written drive-wide when it closed: FIFO order and age */
 } ftl_block;
 
 typedef struct ftl_die {
     uint32_t *free;       /* stack of free block ids */
     uint32_t free_count;
+    uint32_t slc_blocks;  /* blocks in SLC mode (open or holding data) */
     uint32_t open[STREAM_COUNT]; /* open block per stream, or FTL_NONE */
 } ftl_die;
 
@@ -73,6 +77,35 @@ void ftl_advance_host_die(ftl *f);
 /* Next physical unit of the (die, stream) open block, opening a block when
  * needed; FTL_NONE when the die has no free block it may use. */
 uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s);
+/* Units a block holds in its mode, and units one program writes in it. */
+static inline uint32_t ftl_capacity(const ftl *f, uint32_t block)
+{
+    return f->blocks[block].slc ? f->p->slc_units_per_block : f->p->units_per_block;
+}
+static inline uint32_t ftl_program_units(const ftl *f, uint32_t block)
+{
+    return f->blocks[block].slc ? f->p->slc_units_per_program : f->p->units_per_program;
+}
+
+/* Free blocks of a die that native data may use: a static SLC cache's
+ * blocks are spoken for even while empty. GC thresholds apply to these. */
+static inline uint32_t ftl_free_blocks(const ftl *f, uint32_t die)
+{
+    const ftl_die *d = &f->dies[die];
+    uint32_t held = f->p->slc == SLC_STATIC ? f->p->slc_blocks_per_die - d->slc_blocks : 0;
+    return d->free_count > held ? d->free_count - held : 0;
+}
+
+/* True when host data may go to the die's SLC cache now: its open SLC
+ * block has room, or the cache may take another block. */
+bool ftl_slc_room(const ftl *f, uint32_t die);
+/* The die for the next SLC program unit (striping order), or FTL_NONE. */
+uint32_t ftl_slc_die(ftl *f);
+/* The oldest closed SLC block of the die, marked as victim, or FTL_NONE. */
+uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die);
+/* Closed SLC blocks of the die (data that folding can move). */
+uint32_t ftl_slc_closed(const ftl *f, uint32_t die);
+
 /* Up to `want` consecutive units of the (die, stream) open block, never
  * crossing a program-unit boundary; returns the first (FTL_NONE as
  * ftl_alloc) and the count in *got. */

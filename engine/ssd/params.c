@@ -1,5 +1,6 @@
 #include "params.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,9 @@ const cfg_key ssd_config_keys[] = {
     {"nand.t_prog_msb", CFG_TIME, "us", "3ms", "10us", "100ms", NULL, "Multi-pass: program time of an upper page."},
     {"nand.t_prog_tsb", CFG_TIME, "us", "4ms", "10us", "100ms", NULL, "Multi-pass: program time of a top page."},
     {"nand.t_erase", CFG_TIME, "ms", "5ms", "100us", "1s", NULL, "Block erase time (tBERS)."},
+    {"nand.t_read_slc", CFG_TIME, "us", "35us", "1us", "10ms", NULL, "Array read time of a page in a block run in SLC mode."},
+    {"nand.t_prog_slc", CFG_TIME, "us", "250us", "10us", "100ms", NULL, "Program time of one page per plane in SLC mode."},
+    {"nand.t_erase_slc", CFG_TIME, "ms", "5ms", "100us", "1s", NULL, "Erase time of a block run in SLC mode."},
     {"nand.pe_cycles", CFG_UINT, NULL, "3000", "1", "1000000", NULL, "Rated program/erase cycles of a block."},
 
     {"controller.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the controller."},
@@ -69,12 +73,30 @@ const cfg_key ssd_config_keys[] = {
      "Free blocks per die kept for garbage collection: host writes go to other dies while a die is down to these."},
     {"ftl.alloc_order", CFG_ENUM, NULL, "channel-first", NULL, NULL, "channel-first|die-first",
      "Striping of consecutive program units: across channels first, or across the dies of a channel first."},
+    {"ftl.gc.background_threshold", CFG_UINT, NULL, "8", "0", "100000", NULL,
+     "Free blocks per die below which idle time is used for garbage collection; 0 turns background GC off."},
+    {"ftl.idle_time", CFG_TIME, "ms", "100ms", "0ns", "1h", NULL,
+     "Time without host commands after which background work (GC, SLC folding) starts."},
+
+    {"slc.cache", CFG_ENUM, NULL, "none", NULL, NULL, "none|static|dynamic",
+     "SLC write cache: none; static (slc.size of user data in blocks kept in SLC mode); dynamic (SLC blocks taken from free blocks, up to slc.size and slc.dynamic_share of the free flash)."},
+    {"slc.size", CFG_SIZE, "GiB", "0B", "0B", "1PB", NULL, "User data the SLC cache holds at most."},
+    {"slc.dynamic_share", CFG_FRACTION, NULL, "25%", "0", "1", NULL,
+     "Dynamic cache: share of the free flash (beyond the GC threshold) that may run in SLC mode, so the cache shrinks as the drive fills."},
+    {"slc.when_full", CFG_ENUM, NULL, "direct", NULL, NULL, "direct|fold",
+     "When the cache is full: write to native (TLC) blocks directly, or fold cached data into native blocks first and keep writing through the cache (foreground folding)."},
+    {"slc.idle_fold_rate", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
+     "Rate of folding SLC data into native blocks in idle time, for the whole drive; 0 means as fast as the dies allow."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-static int fail(char *err, size_t len, const char *fmt, unsigned long long a, unsigned long long b)
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...)
 {
-    snprintf(err, len, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -118,6 +140,9 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     }
     if (p->style == PROGRAM_ONE_SHOT) p->t_prog[0] = cfg_uint(c, "nand.t_prog");
     p->t_erase = cfg_uint(c, "nand.t_erase");
+    p->t_read_slc = cfg_uint(c, "nand.t_read_slc");
+    p->t_prog_slc = cfg_uint(c, "nand.t_prog_slc");
+    p->t_erase_slc = cfg_uint(c, "nand.t_erase_slc");
     p->pe_cycles = (uint32_t)cfg_uint(c, "nand.pe_cycles");
 
     p->channels = (uint32_t)cfg_uint(c, "controller.channels");
@@ -147,39 +172,54 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->gc_policy = policy_index(cfg_str(c, "ftl.gc.policy"));
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
     p->order = strcmp(cfg_str(c, "ftl.alloc_order"), "die-first") == 0 ? ALLOC_DIE_FIRST : ALLOC_CHANNEL_FIRST;
+    p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
+    p->idle_time = cfg_uint(c, "ftl.idle_time");
+    const char *slc = cfg_str(c, "slc.cache");
+    p->slc = strcmp(slc, "static") == 0 ? SLC_STATIC : strcmp(slc, "dynamic") == 0 ? SLC_DYNAMIC : SLC_NONE;
+    p->slc_dynamic_share = cfg_float(c, "slc.dynamic_share");
+    p->slc_fold_when_full = strcmp(cfg_str(c, "slc.when_full"), "fold") == 0;
+    p->slc_idle_fold_bytes_per_ns = (double)cfg_uint(c, "slc.idle_fold_rate") * 1e-9;
 
     if (p->page_size % p->unit)
-        return fail(err, errlen, "key 'nand.page_size' (%llu B) is not a multiple of 'ftl.mapping_unit' (%llu B)",
-                    p->page_size, p->unit);
+        return fail(err, errlen, "key 'nand.page_size' (%llu B) is not a multiple of 'ftl.mapping_unit' (%llu B)", (unsigned long long)(p->page_size), (unsigned long long)(p->unit));
     p->units_per_page = p->page_size / p->unit;
     p->pages_per_program = p->style == PROGRAM_ONE_SHOT ? p->bits_per_cell : 1;
     if (p->pages_per_block % p->pages_per_program)
-        return fail(err, errlen, "key 'nand.pages_per_block' (%llu) is not a multiple of the pages of a one-shot word line (%llu)",
-                    p->pages_per_block, p->pages_per_program);
+        return fail(err, errlen, "key 'nand.pages_per_block' (%llu) is not a multiple of the pages of a one-shot word line (%llu)", (unsigned long long)(p->pages_per_block), (unsigned long long)(p->pages_per_program));
     p->units_per_program = p->pages_per_program * p->planes_per_die * p->units_per_page;
     uint64_t units_per_block = (uint64_t)p->pages_per_block * p->planes_per_die * p->units_per_page;
     if (units_per_block > UINT32_MAX / 2)
-        return fail(err, errlen, "a block of %llu mapping units is too large (at most %llu)", units_per_block, UINT32_MAX / 2);
+        return fail(err, errlen, "a block of %llu mapping units is too large (at most %llu)", (unsigned long long)(units_per_block), (unsigned long long)(UINT32_MAX / 2));
     p->units_per_block = (uint32_t)units_per_block;
     p->blocks_per_die = p->blocks_per_plane;
     p->physical_units = (uint64_t)p->dies * p->blocks_per_die * p->units_per_block;
     if (p->physical_units >= UINT32_MAX)
-        return fail(err, errlen, "the flash holds %llu mapping units; at most %llu fit the mapping table (raise 'ftl.mapping_unit')",
-                    p->physical_units, UINT32_MAX - 1);
+        return fail(err, errlen, "the flash holds %llu mapping units; at most %llu fit the mapping table (raise 'ftl.mapping_unit')", (unsigned long long)(p->physical_units), (unsigned long long)(UINT32_MAX - 1));
     p->logical_units = cfg_uint(c, "drive.user_capacity") / p->unit;
+    p->slc_units_per_block = p->units_per_block / p->bits_per_cell;
+    p->slc_units_per_program = p->planes_per_die * p->units_per_page;
+    uint64_t slc_units = cfg_uint(c, "slc.size") / p->unit;
+    if (p->slc != SLC_NONE && slc_units == 0)
+        return fail(err, errlen, "key 'slc.size' is 0 while 'slc.cache' is on; expected the cache's size");
+    if (p->slc != SLC_NONE && p->bits_per_cell == 1)
+        return fail(err, errlen, "key 'slc.cache' is on for an SLC part ('nand.bits_per_cell' = 1)");
+    uint64_t per_die_units = (slc_units + p->dies - 1) / p->dies;
+    p->slc_blocks_per_die = p->slc == SLC_NONE ? 0
+                          : (uint32_t)((per_die_units + p->slc_units_per_block - 1) / p->slc_units_per_block);
+    if (p->slc_blocks_per_die >= p->blocks_per_die / 2)
+        return fail(err, errlen, "key 'slc.size' asks for %llu SLC blocks per die, more than half of the die's %llu blocks", (unsigned long long)(p->slc_blocks_per_die), (unsigned long long)(p->blocks_per_die));
     if (p->gc_reserve >= p->gc_threshold)
-        return fail(err, errlen, "key 'ftl.gc.reserve' (%llu) must be below 'ftl.gc.threshold' (%llu)", p->gc_reserve,
-                    p->gc_threshold);
+        return fail(err, errlen, "key 'ftl.gc.reserve' (%llu) must be below 'ftl.gc.threshold' (%llu)", (unsigned long long)(p->gc_reserve), (unsigned long long)(p->gc_threshold));
     /* GC needs, on every die, the threshold's free blocks plus two open
      * blocks (host and GC) beyond the user data. */
-    uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + 2) * p->units_per_block;
+    /* A static SLC cache takes its blocks out of the spare area. */
+    uint32_t static_slc = p->slc == SLC_STATIC ? p->slc_blocks_per_die : 0;
+    uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + 3 + static_slc) * p->units_per_block;
     if (need > p->physical_units)
         return fail(err, errlen,
                     "'drive.user_capacity' leaves too little spare area: the flash holds %llu mapping units, the user "
-                    "capacity and garbage collection need %llu",
-                    p->physical_units, need);
+                    "capacity and garbage collection need %llu", (unsigned long long)(p->physical_units), (unsigned long long)(need));
     if (p->write_buffer < (uint64_t)p->units_per_program * p->unit)
-        return fail(err, errlen, "key 'controller.write_buffer' (%llu B) must hold at least one program unit (%llu B)",
-                    p->write_buffer, (unsigned long long)p->units_per_program * p->unit);
+        return fail(err, errlen, "key 'controller.write_buffer' (%llu B) must hold at least one program unit (%llu B)", (unsigned long long)(p->write_buffer), (unsigned long long)p->units_per_program * p->unit);
     return 0;
 }

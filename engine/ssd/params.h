@@ -18,6 +18,7 @@ enum { MAX_BITS_PER_CELL = 4 };
 typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_style;
 typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
 typedef enum alloc_order { ALLOC_CHANNEL_FIRST, ALLOC_DIE_FIRST } alloc_order;
+typedef enum slc_kind { SLC_NONE, SLC_STATIC, SLC_DYNAMIC } slc_kind;
 
 typedef struct ssd_params {
     /* NAND part */
@@ -28,6 +29,7 @@ typedef struct ssd_params {
     sim_time_t t_read[MAX_BITS_PER_CELL]; /* by page type: LSB, CSB, MSB, TSB */
     sim_time_t t_prog[MAX_BITS_PER_CELL]; /* multi-pass: per page type; one-shot: [0] for the word line */
     sim_time_t t_erase;
+    sim_time_t t_read_slc, t_prog_slc, t_erase_slc;
     uint32_t pe_cycles;
 
     /* controller */
@@ -56,7 +58,18 @@ typedef struct ssd_params {
     uint32_t gc_threshold, gc_reserve;
     uint32_t gc_policy; /* index into gc_policies (ftl.c) */
     uint32_t gc_d;
+    uint32_t gc_background_threshold;
+    sim_time_t idle_time;
     alloc_order order;
+
+    /* SLC cache */
+    slc_kind slc;
+    uint32_t slc_units_per_block;   /* a block in SLC mode holds 1/bits of its units */
+    uint32_t slc_units_per_program; /* one page per plane */
+    uint32_t slc_blocks_per_die;    /* most blocks per die in SLC mode (slc.size) */
+    double slc_dynamic_share;
+    bool slc_fold_when_full;
+    double slc_idle_fold_bytes_per_ns; /* 0: as fast as the dies allow */
 } ssd_params;
 
 /* Reads and cross-checks the parameters. Returns 0, or -1 with a message

@@ -26,9 +26,10 @@ typedef struct die_state {
     sim_time_t busy_ns;
     /* the program unit being filled, per stream */
     uint32_t pu_first[STREAM_COUNT], pu_fill[STREAM_COUNT];
-    /* garbage collection */
-    bool gc_active;
+    /* reclaim job: garbage collection or SLC folding, one at a time */
+    bool gc_active, gc_is_fold, background;
     uint32_t gc_victim, gc_next, gc_reads_out;
+    sim_time_t job_started;
 } die_state;
 
 typedef struct req_queue {
@@ -54,7 +55,10 @@ struct ssd {
     uint64_t buffer_units, buffer_used;
     /* handlers */
     sim_handler_id on_fw_done, on_read_sensed, on_read_ready, on_program_done, on_erase_done, on_die_free,
-        on_data_in, on_complete;
+        on_data_in, on_complete, on_idle, on_background;
+    /* idle detection */
+    bool idle;
+    sim_event idle_timer;
     /* statistics */
     uint64_t completed[3], bytes[3];
     double latency_sum[3];
@@ -150,13 +154,17 @@ static uint32_t first_unit(const ssd *d, const ssdlab_request *r) { return (uint
 
 static void die_enqueue(ssd *d, txn *t, int cls);
 
+static bool in_slc(const ssd *d, uint32_t ppa) { return d->f.blocks[ftl_block_of(&d->f, ppa)].slc; }
+
 static sim_time_t read_time(const ssd *d, uint32_t ppa)
 {
+    if (in_slc(d, ppa)) return d->p.t_read_slc;
     return d->p.t_read[params_page_type(&d->p, ftl_offset_of(&d->f, ppa))];
 }
 
 static sim_time_t program_time(const ssd *d, uint32_t ppa)
 {
+    if (in_slc(d, ppa)) return d->p.t_prog_slc;
     if (d->p.style == PROGRAM_ONE_SHOT) return d->p.t_prog[0];
     return d->p.t_prog[params_page_type(&d->p, ftl_offset_of(&d->f, ppa))];
 }
@@ -208,10 +216,12 @@ static void die_kick(ssd *d, uint32_t die)
         sim_schedule_at(d->s, end, d->on_program_done, t, 0);
         break;
     }
-    case TX_ERASE:
-        ds->busy_ns += d->p.t_erase;
-        sim_schedule_in(d->s, d->p.t_erase, d->on_erase_done, t, 0);
+    case TX_ERASE: {
+        sim_time_t te = d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase;
+        ds->busy_ns += te;
+        sim_schedule_in(d->s, te, d->on_erase_done, t, 0);
         break;
+    }
     }
 }
 
@@ -260,7 +270,7 @@ static void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, 
     die_state *ds = &d->dies[die];
     if (ds->pu_fill[s] == 0) ds->pu_first[s] = ppa;
     ds->pu_fill[s] += count;
-    if ((ftl_offset_of(&d->f, ppa) + count) % d->p.units_per_program) return;
+    if ((ftl_offset_of(&d->f, ppa) + count) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa))) return;
     txn *t = new_txn(d, TX_PROGRAM, die, ds->pu_first[s], ds->pu_fill[s]);
     t->stream = (uint8_t)s;
     ds->pu_fill[s] = 0;
@@ -269,7 +279,7 @@ static void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, 
 
 static void after_alloc(ssd *d, uint32_t die)
 {
-    if (d->f.dies[die].free_count <= d->p.gc_threshold) gc_start(d, die);
+    if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) gc_start(d, die);
 }
 
 /* --- requests ------------------------------------------------------------ */
@@ -292,20 +302,44 @@ static void admit_buffer_waiters(ssd *d)
         start_data_in(d, q_pop(&d->buffer_wait));
 }
 
+static void start_folds(ssd *d);
+
+/* The die and stream for the next host program unit: the SLC cache while
+ * it has room, else native blocks (or, with foreground folding, nothing
+ * until folding frees an SLC block). */
+static uint32_t host_target(ssd *d, ftl_stream *s)
+{
+    if (d->p.slc != SLC_NONE) {
+        uint32_t die = ftl_slc_die(&d->f);
+        if (die != FTL_NONE) {
+            *s = STREAM_SLC;
+            return die;
+        }
+        if (d->p.slc_fold_when_full) {
+            start_folds(d);
+            return FTL_NONE;
+        }
+    }
+    *s = STREAM_HOST;
+    return ftl_host_die(&d->f);
+}
+
 /* Places the units of a write whose data is in the buffer, a program
- * unit's worth at a time. Returns false when every die is down to its GC
- * reserve: the rest waits for an erase. */
+ * unit's worth at a time. Returns false when no die can take them now: the
+ * rest waits for an erase. */
 static bool place_write(ssd *d, ssdlab_request *r)
 {
     uint32_t n = units_of(d, r), lpn0 = first_unit(d, r);
     while (r->placed < n) {
-        uint32_t die = ftl_host_die(&d->f);
+        ftl_stream s;
+        uint32_t die = host_target(d, &s);
         if (die == FTL_NONE) return false;
         uint32_t got;
-        uint32_t ppa = ftl_alloc_run(&d->f, die, STREAM_HOST, n - r->placed, &got);
+        uint32_t ppa = ftl_alloc_run(&d->f, die, s, n - r->placed, &got);
         for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
-        if ((ftl_offset_of(&d->f, ppa) + got) % d->p.units_per_program == 0) ftl_advance_host_die(&d->f);
-        fill_program_unit(d, die, STREAM_HOST, ppa, got);
+        if ((ftl_offset_of(&d->f, ppa) + got) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa)) == 0)
+            ftl_advance_host_die(&d->f);
+        fill_program_unit(d, die, s, ppa, got);
         after_alloc(d, die);
         r->placed += got;
     }
@@ -380,6 +414,11 @@ static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
 static void admit(ssd *d, ssdlab_request *r)
 {
     d->outstanding++;
+    d->idle = false;
+    if (d->idle_timer) {
+        sim_cancel(d->s, d->idle_timer);
+        d->idle_timer = 0;
+    }
     /* The firmware stage will look the request's units up: fetch the
      * mapping entry now, so the miss overlaps other events' work. */
     __builtin_prefetch(&d->f.l2p[first_unit(d, r)]);
@@ -416,6 +455,8 @@ static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     d->outstanding--;
     record(d, r);
     if (d->admission.head) admit(d, q_pop(&d->admission));
+    else if (d->outstanding == 0 && !d->idle_timer)
+        d->idle_timer = sim_schedule_cancellable_in(s, d->p.idle_time, d->on_idle, d, 0);
     r->done(r, r->done_ctx);
 }
 
@@ -472,17 +513,67 @@ static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
 
 static void gc_issue(ssd *d, uint32_t die);
 
-static void gc_start(ssd *d, uint32_t die)
+static void start_job(ssd *d, uint32_t die, uint32_t victim, bool fold, bool background)
 {
     die_state *ds = &d->dies[die];
-    if (ds->gc_active) return;
-    uint32_t victim = ftl_pick_victim(&d->f, die);
-    if (victim == FTL_NONE) return;
     ds->gc_active = true;
+    ds->gc_is_fold = fold;
+    ds->background = background;
     ds->gc_victim = victim;
     ds->gc_next = 0;
     ds->gc_reads_out = 0;
+    ds->job_started = sim_now(d->s);
     gc_issue(d, die);
+}
+
+static void gc_start(ssd *d, uint32_t die)
+{
+    if (d->dies[die].gc_active) return;
+    uint32_t victim = ftl_pick_victim(&d->f, die);
+    if (victim != FTL_NONE) start_job(d, die, victim, false, false);
+}
+
+static void fold_start(ssd *d, uint32_t die, bool background)
+{
+    if (d->dies[die].gc_active) return;
+    uint32_t victim = ftl_pick_fold_victim(&d->f, die);
+    if (victim != FTL_NONE) start_job(d, die, victim, true, background);
+}
+
+/* Foreground folding: the cache is full and writes wait for it. */
+static void start_folds(ssd *d)
+{
+    for (uint32_t die = 0; die < d->p.dies; die++) fold_start(d, die, false);
+}
+
+/* The next piece of background work of an idle die: fold the SLC cache,
+ * then collect blocks below the background GC threshold. */
+static void background_next(ssd *d, uint32_t die)
+{
+    if (!d->idle || d->dies[die].gc_active) return;
+    if (ftl_slc_closed(&d->f, die)) {
+        fold_start(d, die, true);
+        return;
+    }
+    if (ftl_free_blocks(&d->f, die) < d->p.gc_background_threshold) {
+        uint32_t victim = ftl_pick_victim(&d->f, die);
+        if (victim != FTL_NONE) start_job(d, die, victim, false, true);
+    }
+}
+
+static void on_idle(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)obj, (void)arg;
+    ssd *d = ctx;
+    d->idle_timer = 0;
+    d->idle = true;
+    for (uint32_t die = 0; die < d->p.dies; die++) background_next(d, die);
+}
+
+static void on_background(sim *s, void *ctx, void *obj, uint64_t die)
+{
+    (void)s, (void)obj;
+    background_next(ctx, (uint32_t)die);
 }
 
 /* Reads the victim's pages that hold valid units, a few at a time; when all
@@ -535,6 +626,8 @@ static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     txn *t = obj;
     uint32_t die = t->die;
     die_state *ds = &d->dies[die];
+    bool was_fold = ds->gc_is_fold, was_background = ds->background;
+    uint32_t moved = d->f.blocks[t->block].write_ptr;
     ftl_erase(&d->f, t->block);
     d->programmed[t->block] = 0;
     ds->busy = false;
@@ -543,6 +636,19 @@ static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     free_txn(d, t);
     retry_stalled(d);
     after_alloc(d, die);
+    if (!ds->gc_active && d->stalled.head && d->p.slc_fold_when_full) fold_start(d, die, false);
+    if (!ds->gc_active && d->idle) {
+        /* Idle folding at a set rate: the next block waits until the
+         * drive-wide rate allows it. */
+        sim_time_t next = sim_now(s);
+        if (was_fold && was_background && d->p.slc_idle_fold_bytes_per_ns > 0) {
+            double per_die = d->p.slc_idle_fold_bytes_per_ns / d->p.dies;
+            sim_time_t due = ds->job_started + (sim_time_t)((double)moved * d->p.unit / per_die);
+            if (due > next) next = due;
+        }
+        if (next > sim_now(s)) sim_schedule_at(s, next, d->on_background, d, die);
+        else background_next(d, die);
+    }
     die_kick(d, die);
 }
 
@@ -588,6 +694,8 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->on_die_free = sim_register_handler(s, "ssd.die_free", on_die_free, d);
     d->on_data_in = sim_register_handler(s, "ssd.data_in", on_data_in, d);
     d->on_complete = sim_register_handler(s, "ssd.complete", on_complete, d);
+    d->on_idle = sim_register_handler(s, "ssd.idle", on_idle, d);
+    d->on_background = sim_register_handler(s, "ssd.background", on_background, d);
     return d;
 }
 

@@ -501,7 +501,7 @@ static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ds->busy = false;
     ds->busy_until = sim_now(s);
     uint32_t die = t->die;
-    if (t->stream == STREAM_HOST) {
+    if (t->stream != STREAM_GC) { /* host data, native or SLC, leaves the buffer */
         d->buffer_used -= t->units;
         admit_buffer_waiters(d);
     }

@@ -55,6 +55,13 @@ const cfg_key ssd_config_keys[] = {
     {"controller.write_buffer", CFG_SIZE, "MiB", "16MiB", "64KiB", "64GiB", NULL,
      "Write buffer (DRAM or SRAM): a write completes once its data is here; space frees when the flash program completes."},
 
+    {"controller.trim_mode", CFG_ENUM, NULL, "free", NULL, NULL, "free|blocking|throttled|deferred",
+     "Cost of TRIM: free (only fw_trim); blocking (no command is served until trim_cost per GiB is done); throttled (the work shares the firmware with commands); deferred (done in idle time: until then the space is not reclaimed)."},
+    {"controller.trim_cost", CFG_TIME, "ms", "0ms", "0ns", "10s", NULL, "Firmware work per GiB trimmed (blocking, throttled, deferred)."},
+    {"controller.trim_share", CFG_FRACTION, NULL, "50%", "0.01", "1", NULL,
+     "Throttled TRIM: share of a core's time the trim work takes while it lasts."},
+    {"controller.trim_chunk", CFG_TIME, "ms", "20ms", "1us", "10s", NULL,
+     "Throttled TRIM: work done in one go; a command arriving meanwhile waits for it."},
     {"host.interface", CFG_ENUM, NULL, "sata", NULL, NULL, "sata|nvme", "Host interface protocol."},
     {"host.link_rate", CFG_BIT_RATE, "Gb/s", "6Gb/s", "1Mb/s", "1Tb/s", NULL, "Line rate of the host link per lane (SATA 6Gb/s; PCIe 3.0 8Gb/s)."},
     {"host.lanes", CFG_UINT, NULL, "1", "1", "32", NULL, "Lanes of the host link (NVMe: PCIe lanes)."},
@@ -158,6 +165,14 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->fw_per_unit = cfg_uint(c, "controller.fw_per_unit");
     p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
     p->write_buffer = cfg_uint(c, "controller.write_buffer");
+    const char *trim = cfg_str(c, "controller.trim_mode");
+    p->trim = strcmp(trim, "blocking") == 0    ? TRIM_BLOCKING
+            : strcmp(trim, "throttled") == 0 ? TRIM_THROTTLED
+            : strcmp(trim, "deferred") == 0  ? TRIM_DEFERRED
+                                             : TRIM_FREE;
+    p->trim_ns_per_byte = (double)cfg_uint(c, "controller.trim_cost") / (double)(UINT64_C(1) << 30);
+    p->trim_share = cfg_float(c, "controller.trim_share");
+    p->trim_chunk = cfg_uint(c, "controller.trim_chunk");
 
     p->host = strcmp(cfg_str(c, "host.interface"), "nvme") == 0 ? HOST_NVME : HOST_SATA;
     double line_bits_per_ns = (double)cfg_uint(c, "host.link_rate") * (double)cfg_uint(c, "host.lanes") * 1e-9;

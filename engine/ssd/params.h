@@ -19,6 +19,7 @@ typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_styl
 typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
 typedef enum alloc_order { ALLOC_CHANNEL_FIRST, ALLOC_DIE_FIRST } alloc_order;
 typedef enum slc_kind { SLC_NONE, SLC_STATIC, SLC_DYNAMIC } slc_kind;
+typedef enum trim_mode { TRIM_FREE, TRIM_BLOCKING, TRIM_THROTTLED, TRIM_DEFERRED } trim_mode;
 
 typedef struct ssd_params {
     /* NAND part */
@@ -40,6 +41,10 @@ typedef struct ssd_params {
     sim_time_t fw_read, fw_write, fw_trim, fw_per_unit;
     sim_time_t ecc_decode;
     uint64_t write_buffer; /* bytes */
+    trim_mode trim;
+    double trim_ns_per_byte;  /* firmware work of trimming */
+    double trim_share;        /* throttled: share of a core the work takes */
+    sim_time_t trim_chunk;    /* throttled: work done in one go */
 
     /* host link */
     host_kind host;

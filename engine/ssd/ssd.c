@@ -59,6 +59,12 @@ struct ssd {
     /* idle detection */
     bool idle;
     sim_event idle_timer;
+    /* TRIM work */
+    sim_handler_id on_trim_work;
+    sim_time_t trim_backlog;  /* throttled: firmware work left */
+    bool trim_worker;
+    uint64_t *trim_pending;   /* deferred: one bit per logical unit */
+    uint64_t trim_pending_units, trim_cursor;
     /* statistics */
     uint64_t completed[3], bytes[3];
     double latency_sum[3];
@@ -258,6 +264,19 @@ static void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
     die_kick(d, t->die);
 }
 
+/* --- TRIM ---------------------------------------------------------------- */
+
+static bool trim_is_pending(const ssd *d, uint32_t lpn) { return d->trim_pending[lpn >> 6] >> (lpn & 63) & 1; }
+
+static void trim_clear(ssd *d, uint32_t lpn)
+{
+    uint64_t bit = UINT64_C(1) << (lpn & 63);
+    if (d->trim_pending[lpn >> 6] & bit) {
+        d->trim_pending[lpn >> 6] &= ~bit;
+        d->trim_pending_units--;
+    }
+}
+
 /* --- program units ------------------------------------------------------- */
 
 static void gc_start(ssd *d, uint32_t die);
@@ -337,6 +356,8 @@ static bool place_write(ssd *d, ssdlab_request *r)
         uint32_t got;
         uint32_t ppa = ftl_alloc_run(&d->f, die, s, n - r->placed, &got);
         for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
+        if (d->trim_pending_units)
+            for (uint32_t k = 0; k < got; k++) trim_clear(d, lpn0 + r->placed + k);
         if ((ftl_offset_of(&d->f, ppa) + got) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa)) == 0)
             ftl_advance_host_die(&d->f);
         fill_program_unit(d, die, s, ppa, got);
@@ -374,8 +395,10 @@ static void start_read(ssd *d, ssdlab_request *r)
     r->pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ppa = ftl_lookup(&d->f, lpn0 + i);
-        /* Never written, trimmed, or still in the write buffer: no flash. */
+        /* Never written, trimmed (even if not yet processed), or still in
+         * the write buffer: no flash. */
         if (ppa == FTL_NONE || ftl_offset_of(&d->f, ppa) >= d->programmed[ftl_block_of(&d->f, ppa)]) continue;
+        if (d->trim_pending_units && trim_is_pending(d, lpn0 + i)) continue;
         if (open && ppa == open->ppa + open->units && ppa / upp == open->ppa / upp) {
             open->units++;
             continue;
@@ -389,9 +412,90 @@ static void start_read(ssd *d, ssdlab_request *r)
     if (!r->pending) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
 }
 
+static void start_trim_worker(ssd *d)
+{
+    if (d->trim_worker || (!d->trim_backlog && !(d->trim_pending_units && d->idle))) return;
+    d->trim_worker = true;
+    sim_schedule_in(d->s, 0, d->on_trim_work, d, 0);
+}
+
+/* Throttled: a chunk of work holds the least busy core, then leaves it to
+ * commands for long enough that the work takes trim_share of its time.
+ * Deferred (in idle time only): the pending units of the next chunk of
+ * work are unmapped, and so become reclaimable. */
+static void on_trim_work(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)obj;
+    ssd *d = ctx;
+    sim_time_t now = sim_now(s);
+    if (d->trim_backlog) {
+        sim_time_t chunk = d->trim_backlog < d->p.trim_chunk ? d->trim_backlog : d->p.trim_chunk;
+        uint32_t best = 0;
+        for (uint32_t c = 1; c < d->p.cores; c++)
+            if (d->core_free[c] < d->core_free[best]) best = c;
+        sim_time_t start = max_time(now, d->core_free[best]);
+        d->core_free[best] = start + chunk;
+        d->trim_backlog -= chunk;
+        sim_time_t gap = (sim_time_t)((double)chunk * (1 - d->p.trim_share) / d->p.trim_share);
+        sim_schedule_at(s, start + chunk + gap, d->on_trim_work, d, 0);
+        return;
+    }
+    /* Deferred: `arg` units of work were scheduled to end now; apply them,
+     * then schedule the next chunk while the drive stays idle. */
+    for (uint64_t left = arg; left && d->trim_pending_units;) {
+        uint64_t w = d->trim_cursor % ((d->p.logical_units + 63) / 64);
+        while (d->trim_pending[w] && left) {
+            uint32_t lpn = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(d->trim_pending[w]));
+            trim_clear(d, lpn);
+            ftl_trim(&d->f, lpn);
+            left--;
+        }
+        if (!d->trim_pending[w]) d->trim_cursor = w + 1;
+    }
+    if (d->trim_pending_units && d->idle) {
+        sim_time_t per_unit = (sim_time_t)(d->p.trim_ns_per_byte * d->p.unit) + 1;
+        uint64_t n = d->p.trim_chunk / per_unit + 1;
+        if (n > d->trim_pending_units) n = d->trim_pending_units;
+        sim_schedule_in(s, n * per_unit, d->on_trim_work, d, n);
+        return;
+    }
+    d->trim_worker = false;
+}
+
+static void trim(ssd *d, ssdlab_request *r)
+{
+    uint32_t n = units_of(d, r), lpn0 = first_unit(d, r);
+    sim_time_t now = sim_now(d->s);
+    sim_time_t work = (sim_time_t)(d->p.trim_ns_per_byte * (double)n * d->p.unit);
+    if (d->p.trim == TRIM_DEFERRED) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t lpn = lpn0 + i;
+            if (ftl_lookup(&d->f, lpn) == FTL_NONE || trim_is_pending(d, lpn)) continue;
+            d->trim_pending[lpn >> 6] |= UINT64_C(1) << (lpn & 63);
+            d->trim_pending_units++;
+        }
+        complete_at(d, r, now);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) ftl_trim(&d->f, lpn0 + i);
+    if (d->p.trim == TRIM_BLOCKING) {
+        /* Every core is held: no command is served until the work is done. */
+        sim_time_t start = now;
+        for (uint32_t c = 0; c < d->p.cores; c++) start = max_time(start, d->core_free[c]);
+        for (uint32_t c = 0; c < d->p.cores; c++) d->core_free[c] = start + work;
+        complete_at(d, r, start + work);
+        return;
+    }
+    if (d->p.trim == TRIM_THROTTLED) {
+        d->trim_backlog += work;
+        start_trim_worker(d);
+    }
+    complete_at(d, r, now);
+}
+
 static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
 {
-    (void)arg;
+    (void)arg, (void)s;
     ssd *d = ctx;
     ssdlab_request *r = obj;
     switch (r->op) {
@@ -401,12 +505,7 @@ static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
         if (!d->buffer_wait.head && d->buffer_used + units_of(d, r) <= d->buffer_units) start_data_in(d, r);
         else q_push(&d->buffer_wait, r);
         break;
-    case SSDLAB_TRIM: {
-        uint32_t n = units_of(d, r), lpn0 = first_unit(d, r);
-        for (uint32_t i = 0; i < n; i++) ftl_trim(&d->f, lpn0 + i);
-        complete_at(d, r, sim_now(s));
-        break;
-    }
+    case SSDLAB_TRIM: trim(d, r); break;
     }
 }
 
@@ -567,6 +666,7 @@ static void on_idle(sim *s, void *ctx, void *obj, uint64_t arg)
     ssd *d = ctx;
     d->idle_timer = 0;
     d->idle = true;
+    start_trim_worker(d);
     for (uint32_t die = 0; die < d->p.dies; die++) background_next(d, die);
 }
 
@@ -672,6 +772,8 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->programmed = calloc(nblocks, sizeof *d->programmed);
     bool ok = d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
               add_txn_slab(d) == 0;
+    if (ok && p->trim == TRIM_DEFERRED)
+        ok = (d->trim_pending = calloc((p->logical_units + 63) / 64, sizeof *d->trim_pending)) != NULL;
     for (int op = 0; ok && op < 3; op++) {
         /* 100 bins per decade (2.3 % wide) from 1 ns to 1000 s */
         enum { BINS = LATENCY_BINS_PER_DECADE * LATENCY_DECADES };
@@ -695,6 +797,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->on_data_in = sim_register_handler(s, "ssd.data_in", on_data_in, d);
     d->on_complete = sim_register_handler(s, "ssd.complete", on_complete, d);
     d->on_idle = sim_register_handler(s, "ssd.idle", on_idle, d);
+    d->on_trim_work = sim_register_handler(s, "ssd.trim_work", on_trim_work, d);
     d->on_background = sim_register_handler(s, "ssd.background", on_background, d);
     return d;
 }
@@ -711,6 +814,7 @@ void ssd_free(ssd *d)
     free(d->channel_free);
     free(d->core_free);
     free(d->programmed);
+    free(d->trim_pending);
     free(d);
 }
 

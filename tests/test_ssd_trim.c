@@ -1,0 +1,174 @@
+/* TRIM: deallocation, and its cost by mode: blocking stalls every command,
+ * throttled shares the firmware, deferred waits for idle time. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "sim_config.h"
+#include "ssd.h"
+
+static const char *const base[] = {
+    "controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2", "nand.pages_per_block=96",
+    "nand.blocks_per_plane=64", "drive.user_capacity=600MB", "controller.cores=1", "controller.fw_read=50us",
+    "controller.fw_trim=10us", "controller.trim_cost=100ms", "ftl.idle_time=10ms", "host.max_queue_depth=64"};
+
+typedef struct rig {
+    cfg *c;
+    sim *s;
+    ssd *d;
+    ssdlab_request reads[4], trim;
+    bool reading;
+    uint64_t reads_done;
+    sim_time_t max_read_latency;
+    unsigned seed;
+} rig;
+
+static void open_rig(rig *g, const char *mode)
+{
+    memset(g, 0, sizeof *g);
+    g->c = cfg_create(ssdlab_schema());
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) cfg_set_override(g->c, base[i]);
+    char set[64];
+    snprintf(set, sizeof set, "controller.trim_mode=%s", mode);
+    cfg_set_override(g->c, set);
+    cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
+    sim_options o = sim_options_from_config(g->c);
+    g->s = sim_create(&o);
+    char err[256];
+    g->d = ssd_create(g->s, g->c, err, sizeof err);
+    cr_assert_not_null(g->d, "%s", err);
+    ssd_precondition(g->d, 0, NULL);
+}
+
+static void close_rig(rig *g)
+{
+    ssd_free(g->d);
+    sim_free(g->s);
+    cfg_free(g->c);
+}
+
+static void issue_read(rig *g, ssdlab_request *r);
+
+static void read_done(ssdlab_request *r, void *ctx)
+{
+    rig *g = ctx;
+    g->reads_done++;
+    if (r->finish - r->arrival > g->max_read_latency) g->max_read_latency = r->finish - r->arrival;
+    if (g->reading) issue_read(g, r);
+}
+
+/* Reads of the drive's second half, which the trims below leave alone. */
+static void issue_read(rig *g, ssdlab_request *r)
+{
+    g->seed = g->seed * 1103515245u + 12345u;
+    uint64_t half = ssd_capacity(g->d) / 2 / 4096;
+    r->op = SSDLAB_READ;
+    r->offset = (half + (g->seed >> 4) % half) * 4096;
+    r->bytes = 4096;
+    r->done = read_done;
+    r->done_ctx = g;
+    cr_assert_eq(ssd_submit(g->d, r), 0);
+}
+
+static void trim_done(ssdlab_request *r, void *ctx)
+{
+    (void)r, (void)ctx;
+}
+
+/* Trims the first 256 MiB at time `at` while 4 readers run; stops them at `until`. */
+static void trim_under_reads(rig *g, sim_time_t at, sim_time_t until)
+{
+    g->reading = true;
+    for (int i = 0; i < 4; i++) issue_read(g, &g->reads[i]);
+    sim_run(g->s, at);
+    g->trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done, .done_ctx = g};
+    cr_assert_eq(ssd_submit(g->d, &g->trim), 0);
+    sim_run(g->s, until);
+    g->reading = false;
+    sim_run(g->s, SIM_TIME_MAX);
+}
+
+static uint64_t mapped_units(rig *g) { return ssd_ftl(g->d)->mapped; }
+
+/* Blocking: 256 MiB at 100 ms/GiB is 25 ms during which no command is
+ * served: the trim completes 25 ms (+ 10 us of firmware) after it is taken
+ * up, and a read caught behind it waits that long. */
+Test(trim, blocking_stalls_every_command)
+{
+    rig g;
+    open_rig(&g, "blocking");
+    uint64_t before = mapped_units(&g);
+    trim_under_reads(&g, SIM_MS(100), SIM_MS(300));
+    cr_assert_eq(before - mapped_units(&g), 65536, "256 MiB of 4 KiB units are unmapped");
+    double took = (double)(g.trim.finish - g.trim.arrival) * 1e-6;
+    cr_assert(took > 25 && took < 25.5, "trim took %.3f ms", took);
+    double worst = (double)g.max_read_latency * 1e-6;
+    cr_assert(worst > 25 && worst < 25.6, "worst read latency %.3f ms", worst);
+    close_rig(&g);
+}
+
+/* Throttled: the 25 ms of work takes half the core in 20 ms chunks: reads
+ * go on at about half their rate for ~50 ms, and a read caught behind a
+ * chunk waits up to 20 ms; the trim itself completes at once. */
+Test(trim, throttled_shares_the_firmware)
+{
+    rig g;
+    open_rig(&g, "throttled");
+    g.reading = true;
+    for (int i = 0; i < 4; i++) issue_read(&g, &g.reads[i]);
+    sim_run(g.s, SIM_MS(100));
+    uint64_t at_start = g.reads_done;
+    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done};
+    cr_assert_eq(ssd_submit(g.d, &g.trim), 0);
+    sim_run(g.s, SIM_MS(150));
+    double rate_during = (double)(g.reads_done - at_start) / 0.05;
+    g.reading = false;
+    sim_run(g.s, SIM_TIME_MAX);
+    /* it waits only for the reads ahead of it on the core (4 x 50 us) */
+    cr_assert_lt((double)(g.trim.finish - g.trim.arrival), 300e3, "the trim command itself is quick");
+    /* 1 core x 50 us: 20,000 reads/s normally; half while trimming */
+    cr_assert(rate_during > 0.40 * 20000 && rate_during < 0.62 * 20000, "reads/s while trimming: %.0f", rate_during);
+    double worst = (double)g.max_read_latency * 1e-6;
+    cr_assert(worst > 15 && worst < 21, "worst read latency %.3f ms", worst);
+    close_rig(&g);
+}
+
+/* Deferred: trimmed data reads as zeros at once, but the space is reclaimed
+ * only in idle time, at 100 ms/GiB: 25 ms for 256 MiB. */
+Test(trim, deferred_reclaims_in_idle_time)
+{
+    rig g;
+    open_rig(&g, "deferred");
+    uint64_t before = mapped_units(&g);
+    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done};
+    cr_assert_eq(ssd_submit(g.d, &g.trim), 0);
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 4096, .bytes = 4096, .done = trim_done};
+    cr_assert_eq(ssd_submit(g.d, &r), 0);
+    sim_run(g.s, SIM_MS(5)); /* before the 10 ms idle threshold */
+    cr_assert_eq(mapped_units(&g), before, "nothing is reclaimed before idle time");
+    ssdlab_stats st;
+    ssd_stats(g.d, &st);
+    cr_assert_eq(st.flash_reads, 0, "a trimmed unit reads as zeros");
+    sim_run(g.s, SIM_MS(5 + 10 + 20)); /* idle since ~5 ms: 20 ms of work done */
+    uint64_t part = before - mapped_units(&g);
+    cr_assert(part > 40000 && part < 60000, "after 20 ms of idle work: %llu units reclaimed", (unsigned long long)part);
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_eq(before - mapped_units(&g), 65536);
+    char err[256];
+    cr_assert_eq(ftl_check(ssd_ftl(g.d), err, sizeof err), 0, "%s", err);
+    close_rig(&g);
+}
+
+/* Free: the mapping goes at once and nothing else is charged. */
+Test(trim, free_unmaps_at_once)
+{
+    rig g;
+    open_rig(&g, "free");
+    uint64_t before = mapped_units(&g);
+    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done};
+    cr_assert_eq(ssd_submit(g.d, &g.trim), 0);
+    sim_run(g.s, SIM_MS(1));
+    cr_assert_eq(before - mapped_units(&g), 65536);
+    cr_assert_eq(g.trim.finish - g.trim.arrival, 10000, "fw_trim only");
+    close_rig(&g);
+}

@@ -45,6 +45,7 @@ typedef struct ssdlab_stats {
     double latency_sum_ns[3];
     uint64_t host_units_written, gc_units_written, erases;
     uint64_t flash_reads, flash_programs;
+    uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     double write_amplification; /* flash units programmed / host units written */
     ssdlab_time now;
 } ssdlab_stats;

@@ -90,6 +90,10 @@ int cmd_run(int argc, char **argv)
     printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n",
            isnan(st.write_amplification) ? 0.0 : st.write_amplification, (unsigned long long)st.host_units_written,
            (unsigned long long)st.gc_units_written, (unsigned long long)st.erases);
+    if (p->map_cached)
+        printf("  mapping cache: %u of %u translation pages; %llu misses (%.1f%% of requests), %llu write-backs\n",
+               p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,
+               r.requests ? 100.0 * (double)st.map_misses / (double)r.requests : 0.0, (unsigned long long)st.map_writebacks);
     printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", t1 - t0, wall,
            wall > 0 ? (double)r.requests / wall / 1e6 : 0.0);
     int rc = EXIT_OK;

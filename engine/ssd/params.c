@@ -72,6 +72,10 @@ const cfg_key ssd_config_keys[] = {
     {"host.max_queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Commands the drive accepts at once (SATA NCQ: 32)."},
 
     {"ftl.mapping_unit", CFG_SIZE, "KiB", "4KiB", "512B", "64KiB", NULL, "Granularity of the page-level mapping table."},
+    {"ftl.mapping", CFG_ENUM, NULL, "dram", NULL, NULL, "dram|cached",
+     "dram: the whole mapping table is in DRAM; cached: a DRAM-less controller keeps translation pages in flash and caches ftl.map_cache of them (SRAM or host memory buffer), LRU."},
+    {"ftl.map_cache", CFG_SIZE, "MiB", "32MiB", "16KiB", "64GiB", NULL, "Cached mapping: size of the translation-page cache."},
+    {"ftl.map_entry_size", CFG_SIZE, "B", "4B", "1B", "64B", NULL, "Cached mapping: bytes of one mapping entry in a translation page."},
     {"ftl.gc.policy", CFG_ENUM, NULL, "greedy", NULL, NULL, "greedy|cost-benefit|random|fifo|d-choices",
      "Victim selection of garbage collection."},
     {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},
@@ -188,6 +192,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
     p->order = strcmp(cfg_str(c, "ftl.alloc_order"), "die-first") == 0 ? ALLOC_DIE_FIRST : ALLOC_CHANNEL_FIRST;
     p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
+    p->map_cached = strcmp(cfg_str(c, "ftl.mapping"), "cached") == 0;
     p->idle_time = cfg_uint(c, "ftl.idle_time");
     const char *slc = cfg_str(c, "slc.cache");
     p->slc = strcmp(slc, "static") == 0 ? SLC_STATIC : strcmp(slc, "dynamic") == 0 ? SLC_DYNAMIC : SLC_NONE;
@@ -212,6 +217,17 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
         return fail(err, errlen, "the flash holds %llu mapping units; at most %llu fit the mapping table (raise 'ftl.mapping_unit')", (unsigned long long)(p->physical_units), (unsigned long long)(UINT32_MAX - 1));
     p->logical_units = cfg_uint(c, "drive.user_capacity") / p->unit;
     p->slc_units_per_block = p->units_per_block / p->bits_per_cell;
+    uint64_t entry = cfg_uint(c, "ftl.map_entry_size");
+    if (entry > p->page_size)
+        return fail(err, errlen, "key 'ftl.map_entry_size' (%llu B) is larger than a page (%llu B)",
+                    (unsigned long long)entry, (unsigned long long)p->page_size);
+    p->map_entries_per_page = (uint32_t)(p->page_size / entry);
+    p->map_pages = (uint32_t)((p->logical_units + p->map_entries_per_page - 1) / p->map_entries_per_page);
+    uint64_t cache_pages = cfg_uint(c, "ftl.map_cache") / p->page_size;
+    if (p->map_cached && cache_pages == 0)
+        return fail(err, errlen, "key 'ftl.map_cache' (%llu B) holds no translation page of %llu B",
+                    (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->page_size);
+    p->map_cache_pages = (uint32_t)(cache_pages < p->map_pages ? cache_pages : p->map_pages);
     p->slc_units_per_program = p->planes_per_die * p->units_per_page;
     uint64_t slc_units = cfg_uint(c, "slc.size") / p->unit;
     if (p->slc != SLC_NONE && slc_units == 0)

@@ -67,6 +67,12 @@ typedef struct ssd_params {
     sim_time_t idle_time;
     alloc_order order;
 
+    /* mapping table: all in DRAM, or translation pages cached (DFTL) */
+    bool map_cached;
+    uint32_t map_entries_per_page; /* mapping entries in one translation page */
+    uint32_t map_pages;            /* translation pages of the whole table */
+    uint32_t map_cache_pages;      /* translation pages the cache holds */
+
     /* SLC cache */
     slc_kind slc;
     uint32_t slc_units_per_block;   /* a block in SLC mode holds 1/bits of its units */

@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "mapcache.h"
 
 enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
 enum { LINK_TO_HOST, LINK_TO_DEVICE };
 enum { GC_READ_WINDOW = 8 };
 
-typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE } txn_kind;
+typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_MAP_PROGRAM } txn_kind;
+enum { STREAM_MAP = STREAM_COUNT }; /* translation pages: not host data, not FTL blocks */
 
 typedef struct txn {
     struct txn *next;
@@ -59,6 +61,9 @@ struct ssd {
     /* idle detection */
     bool idle;
     sim_event idle_timer;
+    /* cached mapping (DFTL) */
+    mapcache map;
+    uint64_t map_misses, map_programs;
     /* TRIM work */
     sim_handler_id on_trim_work;
     sim_time_t trim_backlog;  /* throttled: firmware work left */
@@ -117,7 +122,8 @@ static txn *new_txn(ssd *d, txn_kind kind, uint32_t die, uint32_t ppa, uint32_t 
     if (!d->free_txns && add_txn_slab(d)) ssdlab_internal_error("out of memory for flash transactions");
     txn *t = d->free_txns;
     d->free_txns = t->next;
-    *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units, .block = ftl_block_of(&d->f, ppa)};
+    *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units};
+    if (kind != TX_MAP_READ && kind != TX_MAP_PROGRAM) t->block = ftl_block_of(&d->f, ppa);
     return t;
 }
 
@@ -206,6 +212,18 @@ static void die_kick(ssd *d, uint32_t die)
     txn *t = die_take(ds);
     ds->busy = true;
     switch (t->kind) {
+    case TX_MAP_READ: /* translation pages are kept in SLC mode */
+        ds->busy_ns += d->p.t_read_slc;
+        d->flash_reads++;
+        sim_schedule_in(d->s, d->p.t_read_slc, d->on_read_sensed, t, 0);
+        break;
+    case TX_MAP_PROGRAM: {
+        sim_time_t in_end = channel_transfer(d, die, now, bus_bytes(d, t->units));
+        ds->busy_ns += in_end + d->p.t_prog_slc - now;
+        d->flash_programs++;
+        sim_schedule_at(d->s, in_end + d->p.t_prog_slc, d->on_program_done, t, 0);
+        break;
+    }
     case TX_READ:
     case TX_GC_READ: {
         sim_time_t tr = read_time(d, t->ppa);
@@ -322,6 +340,7 @@ static void admit_buffer_waiters(ssd *d)
 }
 
 static void start_folds(ssd *d);
+static void map_dirty(ssd *d, uint32_t lpn, uint32_t n);
 
 /* The die and stream for the next host program unit: the SLC cache while
  * it has room, else native blocks (or, with foreground folding, nothing
@@ -358,6 +377,7 @@ static bool place_write(ssd *d, ssdlab_request *r)
         for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
         if (d->trim_pending_units)
             for (uint32_t k = 0; k < got; k++) trim_clear(d, lpn0 + r->placed + k);
+        if (d->p.map_cached) map_dirty(d, lpn0 + r->placed, got);
         if ((ftl_offset_of(&d->f, ppa) + got) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa)) == 0)
             ftl_advance_host_die(&d->f);
         fill_program_unit(d, die, s, ppa, got);
@@ -385,6 +405,47 @@ static void retry_stalled(ssd *d)
         if (!place_write(d, d->stalled.head)) return;
         complete_at(d, q_pop(&d->stalled), sim_now(d->s));
     }
+}
+
+/* --- cached mapping ------------------------------------------------------- */
+
+static uint32_t map_page_of(const ssd *d, uint32_t lpn) { return lpn / d->p.map_entries_per_page; }
+static uint32_t map_die(const ssd *d, uint32_t page) { return page % d->p.dies; }
+
+/* Caches a translation page; a dirty page pushed out is written back. */
+static void map_insert(ssd *d, uint32_t page, bool dirty)
+{
+    bool evicted_dirty;
+    uint32_t out = mapcache_insert(&d->map, page, dirty, &evicted_dirty);
+    if (out == MAPCACHE_NONE || !evicted_dirty) return;
+    d->map_programs++;
+    txn *t = new_txn(d, TX_MAP_PROGRAM, map_die(d, out), out, d->p.units_per_page);
+    t->stream = STREAM_MAP;
+    die_enqueue(d, t, CLASS_PROGRAM);
+}
+
+/* Marks the translation pages of units [lpn, lpn + n) dirty. */
+static void map_dirty(ssd *d, uint32_t lpn, uint32_t n)
+{
+    for (uint32_t p = map_page_of(d, lpn); p <= map_page_of(d, lpn + n - 1); p++)
+        if (!mapcache_touch(&d->map, p, true)) map_insert(d, p, true);
+}
+
+/* True when every translation page the request needs is cached; else
+ * reads the first missing one from flash and returns false (the request
+ * resumes when it arrives). */
+static bool map_ready(ssd *d, ssdlab_request *r)
+{
+    uint32_t lpn0 = first_unit(d, r), last = lpn0 + units_of(d, r) - 1;
+    for (uint32_t p = map_page_of(d, lpn0); p <= map_page_of(d, last); p++) {
+        if (mapcache_touch(&d->map, p, false)) continue;
+        d->map_misses++;
+        txn *t = new_txn(d, TX_MAP_READ, map_die(d, p), p, d->p.units_per_page);
+        t->req = r;
+        die_enqueue(d, t, CLASS_READ);
+        return false;
+    }
+    return true;
 }
 
 static void start_read(ssd *d, ssdlab_request *r)
@@ -493,11 +554,11 @@ static void trim(ssd *d, ssdlab_request *r)
     complete_at(d, r, now);
 }
 
-static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
+/* The request's work after the firmware stage (and, with a cached mapping,
+ * once its translation pages are in the cache). */
+static void continue_request(ssd *d, ssdlab_request *r)
 {
-    (void)arg, (void)s;
-    ssd *d = ctx;
-    ssdlab_request *r = obj;
+    if (d->p.map_cached && r->op != SSDLAB_TRIM && !map_ready(d, r)) return;
     switch (r->op) {
     case SSDLAB_READ: start_read(d, r); break;
     case SSDLAB_WRITE:
@@ -505,8 +566,17 @@ static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
         if (!d->buffer_wait.head && d->buffer_used + units_of(d, r) <= d->buffer_units) start_data_in(d, r);
         else q_push(&d->buffer_wait, r);
         break;
-    case SSDLAB_TRIM: trim(d, r); break;
+    case SSDLAB_TRIM:
+        if (d->p.map_cached) map_dirty(d, first_unit(d, r), units_of(d, r));
+        trim(d, r);
+        break;
     }
+}
+
+static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg, (void)s;
+    continue_request(ctx, obj);
 }
 
 /* Firmware: the earliest free of the identical cores, in arrival order. */
@@ -583,6 +653,13 @@ static void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
         gc_read_done(d, t);
         return;
     }
+    if (t->kind == TX_MAP_READ) {
+        ssdlab_request *waiting = t->req;
+        if (!mapcache_touch(&d->map, t->ppa, false)) map_insert(d, t->ppa, false);
+        free_txn(d, t);
+        continue_request(d, waiting);
+        return;
+    }
     ssdlab_request *r = t->req;
     free_txn(d, t);
     if (--r->pending == 0) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
@@ -595,6 +672,14 @@ static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ssd *d = ctx;
     txn *t = obj;
     die_state *ds = &d->dies[t->die];
+    if (t->kind == TX_MAP_PROGRAM) {
+        ds->busy = false;
+        ds->busy_until = sim_now(s);
+        uint32_t die = t->die;
+        free_txn(d, t);
+        die_kick(d, die);
+        return;
+    }
     uint32_t end = ftl_offset_of(&d->f, t->ppa) + t->units;
     if (d->programmed[t->block] < end) d->programmed[t->block] = end;
     ds->busy = false;
@@ -712,6 +797,7 @@ static void gc_read_done(ssd *d, txn *t)
         uint32_t to = ftl_alloc(&d->f, die, STREAM_GC);
         if (to == FTL_NONE) break;
         ftl_map(&d->f, lpn, to, true);
+        if (d->p.map_cached) map_dirty(d, lpn, 1);
         fill_program_unit(d, die, STREAM_GC, to, 1);
     }
     free_txn(d, t);
@@ -772,6 +858,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->programmed = calloc(nblocks, sizeof *d->programmed);
     bool ok = d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
               add_txn_slab(d) == 0;
+    if (ok && p->map_cached) ok = mapcache_init(&d->map, p->map_pages, p->map_cache_pages) == 0;
     if (ok && p->trim == TRIM_DEFERRED)
         ok = (d->trim_pending = calloc((p->logical_units + 63) / 64, sizeof *d->trim_pending)) != NULL;
     for (int op = 0; ok && op < 3; op++) {
@@ -815,6 +902,7 @@ void ssd_free(ssd *d)
     free(d->core_free);
     free(d->programmed);
     free(d->trim_pending);
+    mapcache_free(&d->map);
     free(d);
 }
 
@@ -855,6 +943,8 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->gc_units_written = d->f.units_written[STREAM_GC] - d->gc_units0;
     s->erases = d->f.erases - d->erases0;
     s->flash_reads = d->flash_reads;
+    s->map_misses = d->map_misses;
+    s->map_writebacks = d->map_programs;
     s->flash_programs = d->flash_programs;
     s->write_amplification =
         s->host_units_written ? (double)(s->host_units_written + s->gc_units_written) / (double)s->host_units_written : NAN;
@@ -868,6 +958,7 @@ void ssd_reset_stats(ssd *d)
     memset(d->latency_sum, 0, sizeof d->latency_sum);
     for (int op = 0; op < 3; op++) gsl_histogram_reset(d->latency[op]);
     d->flash_reads = d->flash_programs = 0;
+    d->map_misses = d->map_programs = 0;
     d->host_units0 = d->f.units_written[STREAM_HOST];
     d->gc_units0 = d->f.units_written[STREAM_GC];
     d->erases0 = d->f.erases;

@@ -1,0 +1,81 @@
+#include "mapcache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity)
+{
+    memset(m, 0, sizeof *m);
+    m->capacity = capacity;
+    m->slot_of_page = malloc((size_t)pages * sizeof *m->slot_of_page);
+    m->page_of_slot = malloc((size_t)capacity * sizeof *m->page_of_slot);
+    m->prev = malloc((size_t)capacity * sizeof *m->prev);
+    m->next = malloc((size_t)capacity * sizeof *m->next);
+    m->dirty = calloc(capacity, 1);
+    if (!m->slot_of_page || !m->page_of_slot || !m->prev || !m->next || !m->dirty) {
+        mapcache_free(m);
+        return -1;
+    }
+    memset(m->slot_of_page, 0xff, (size_t)pages * sizeof *m->slot_of_page);
+    m->head = m->tail = MAPCACHE_NONE;
+    return 0;
+}
+
+void mapcache_free(mapcache *m)
+{
+    free(m->slot_of_page);
+    free(m->page_of_slot);
+    free(m->prev);
+    free(m->next);
+    free(m->dirty);
+    memset(m, 0, sizeof *m);
+}
+
+static void unlink_slot(mapcache *m, uint32_t s)
+{
+    if (m->prev[s] != MAPCACHE_NONE) m->next[m->prev[s]] = m->next[s];
+    else m->head = m->next[s];
+    if (m->next[s] != MAPCACHE_NONE) m->prev[m->next[s]] = m->prev[s];
+    else m->tail = m->prev[s];
+}
+
+static void push_front(mapcache *m, uint32_t s)
+{
+    m->prev[s] = MAPCACHE_NONE;
+    m->next[s] = m->head;
+    if (m->head != MAPCACHE_NONE) m->prev[m->head] = s;
+    m->head = s;
+    if (m->tail == MAPCACHE_NONE) m->tail = s;
+}
+
+bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty)
+{
+    uint32_t s = m->slot_of_page[page];
+    if (s == MAPCACHE_NONE) return false;
+    if (m->head != s) {
+        unlink_slot(m, s);
+        push_front(m, s);
+    }
+    m->dirty[s] |= make_dirty;
+    return true;
+}
+
+uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_dirty)
+{
+    uint32_t s, evicted = MAPCACHE_NONE;
+    *evicted_dirty = false;
+    if (m->count < m->capacity) {
+        s = m->count++;
+    } else {
+        s = m->tail;
+        unlink_slot(m, s);
+        evicted = m->page_of_slot[s];
+        *evicted_dirty = m->dirty[s];
+        m->slot_of_page[evicted] = MAPCACHE_NONE;
+    }
+    m->page_of_slot[s] = page;
+    m->slot_of_page[page] = s;
+    m->dirty[s] = dirty;
+    push_front(m, s);
+    return evicted;
+}

@@ -1,0 +1,33 @@
+/* The mapping cache of a DRAM-less controller (DFTL style): which
+ * translation pages (each holding the mapping entries of a range of
+ * logical units) are in SRAM or host memory, least recently used first out,
+ * and which of them are dirty. Only bookkeeping: the flash reads of misses
+ * and programs of dirty evictions are timed by ssd.c. */
+#ifndef SSDLAB_MAPCACHE_H
+#define SSDLAB_MAPCACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAPCACHE_NONE UINT32_MAX
+
+typedef struct mapcache {
+    uint32_t capacity, count;
+    uint32_t *slot_of_page; /* translation page -> cache slot, or MAPCACHE_NONE */
+    uint32_t *page_of_slot;
+    uint32_t *prev, *next;  /* LRU list over slots: head is the most recent */
+    uint8_t *dirty;
+    uint32_t head, tail;
+} mapcache;
+
+int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity);
+void mapcache_free(mapcache *m);
+
+/* True (and the page becomes the most recent) when the page is cached. */
+bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty);
+/* Caches a page that is not cached. When the cache was full, the least
+ * recently used page leaves: returns it (MAPCACHE_NONE otherwise) and
+ * whether it was dirty. */
+uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_dirty);
+
+#endif

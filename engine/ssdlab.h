@@ -1,6 +1,6 @@
 /* ssdlab's public C API: everything a program needs to drive the SSD model.
  *
- *     ssdlab_drive *d = ssdlab_open("models/drives/example-sata-240.yaml", sets, nsets, err, sizeof err);
+ *     ssdlab_drive *d = ssdlab_open("models/drives/example-sata-480.yaml", sets, nsets, err, sizeof err);
  *     ssdlab_request r = {.op = SSDLAB_READ, .offset = 0, .bytes = 4096};
  *     ssdlab_submit(d, &r, on_done, ctx);      // on_done runs at completion
  *     ssdlab_run_until_idle(d);

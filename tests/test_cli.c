@@ -145,7 +145,7 @@ Test(cli, demo_runs_and_writes_its_histogram_atomically)
 
 Test(cli, run_simulates_a_drive_and_checks_it)
 {
-    output *o = run("run -d models/drives/example-sata-240.yaml --set nand.blocks_per_plane=40 --set drive.user_capacity=10GB "
+    output *o = run("run -d models/drives/example-sata-480.yaml --set nand.blocks_per_plane=40 --set drive.user_capacity=10GB "
                     "--set workload.requests=20000 --set workload.read_share=50% --check");
     cr_assert_eq(o->status, 0, "%s", o->err);
     cr_assert(strstr(o->out, "20000 requests") || strstr(o->out, "requests:"), "%s", o->out);
@@ -155,10 +155,10 @@ Test(cli, run_simulates_a_drive_and_checks_it)
 
 Test(cli, run_refuses_inconsistent_drives)
 {
-    output *o = run("run -d models/drives/example-sata-240.yaml --set drive.user_capacity=600GB");
+    output *o = run("run -d models/drives/example-sata-480.yaml --set drive.user_capacity=600GB");
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "'drive.user_capacity' leaves too little spare area"), "%s", o->err);
-    o = run("run -d models/drives/example-sata-240.yaml --set nand.page_size=6KiB");
+    o = run("run -d models/drives/example-sata-480.yaml --set nand.page_size=6KiB");
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "key 'nand.page_size' (6144 B) is not a multiple of 'ftl.mapping_unit' (4096 B)"), "%s", o->err);
     o = run("run --set workload.requests=0");

@@ -179,7 +179,7 @@ Test(state, public_api_round_trip)
 {
     char err[512];
     const char *sets[] = {"drive.user_capacity=100GB"};
-    ssdlab_drive *h = ssdlab_open(SOURCE_DIR "/models/drives/example-sata-240.yaml", sets, 1, err, sizeof err);
+    ssdlab_drive *h = ssdlab_open(SOURCE_DIR "/models/drives/example-sata-480.yaml", sets, 1, err, sizeof err);
     cr_assert_not_null(h, "%s", err);
     cr_assert_eq(ssdlab_capacity(h), 100000000000ull / 4096 * 4096);
     int done = 0;
@@ -199,7 +199,7 @@ Test(state, public_api_round_trip)
     cr_assert_eq(st.host_units_written, 16);
     cr_assert_eq(st.flash_reads, 0, "data still in the write buffer is read from the buffer");
     ssdlab_close(h);
-    cr_assert_null(ssdlab_open(SOURCE_DIR "/models/drives/example-sata-240.yaml", (const char *[]){"drive.user_capacity=2TB"},
+    cr_assert_null(ssdlab_open(SOURCE_DIR "/models/drives/example-sata-480.yaml", (const char *[]){"drive.user_capacity=2TB"},
                                1, err, sizeof err));
     cr_assert(strstr(err, "too little spare area"), "%s", err);
 }

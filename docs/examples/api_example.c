@@ -3,7 +3,7 @@
  * blocks back at random at queue depth 1, and prints the mean latencies.
  * Build:  cc -std=c11 docs/examples/api_example.c -I engine -L build/engine -lssdlab \
  *             $(pkg-config --libs gsl yaml-0.1) -lm
- * Run:    ./a.out models/drives/example-sata-240.yaml
+ * Run:    ./a.out models/drives/example-sata-480.yaml
  * (tests/CMakeLists.txt builds and runs it, so it cannot rot.) */
 #include <stdio.h>
 #include <stdlib.h>

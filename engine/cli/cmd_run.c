@@ -87,9 +87,10 @@ int cmd_run(int argc, char **argv)
            r.mib_per_s);
     print_op(d, &st, SSDLAB_READ, "read", r.seconds);
     print_op(d, &st, SSDLAB_WRITE, "write", r.seconds);
-    printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n",
-           isnan(st.write_amplification) ? 0.0 : st.write_amplification, (unsigned long long)st.host_units_written,
-           (unsigned long long)st.gc_units_written, (unsigned long long)st.erases);
+    if (st.host_units_written)
+        printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n", st.write_amplification,
+               (unsigned long long)st.host_units_written, (unsigned long long)st.gc_units_written,
+               (unsigned long long)st.erases);
     if (p->map_cached)
         printf("  mapping cache: %u of %u translation pages; %llu misses (%.1f%% of requests), %llu write-backs\n",
                p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Defaults describe a plausible 4-channel SATA TLC drive (the example in
- * models/drives/example-sata-240.yaml); real drives set every key. */
+ * models/drives/example-sata-480.yaml); real drives set every key. */
 const cfg_key ssd_config_keys[] = {
     {"drive.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the drive model, shown in results."},
     {"drive.description", CFG_STRING, NULL, "", NULL, NULL, NULL, "One line on what the drive models and its sources."},

@@ -1,5 +1,7 @@
 #include "ftl.h"
 
+#include "bigmem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,8 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->p = p;
     f->rng = rng;
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
-    f->l2p = malloc(p->logical_units * sizeof *f->l2p);
-    f->p2l = malloc(p->physical_units * sizeof *f->p2l);
+    f->l2p = bigmem_alloc(p->logical_units * sizeof *f->l2p);
+    f->p2l = bigmem_alloc(p->physical_units * sizeof *f->p2l);
     f->blocks = calloc(nblocks, sizeof *f->blocks);
     f->dies = calloc(p->dies, sizeof *f->dies);
     if (!f->l2p || !f->p2l || !f->blocks || !f->dies) {
@@ -41,8 +43,8 @@ void ftl_free(ftl *f)
         for (uint32_t d = 0; d < f->p->dies; d++) free(f->dies[d].free);
     free(f->dies);
     free(f->blocks);
-    free(f->l2p);
-    free(f->p2l);
+    bigmem_free(f->l2p);
+    bigmem_free(f->p2l);
     free(f->version_of_physical);
     free(f->latest_version);
     memset(f, 0, sizeof *f);

@@ -5,9 +5,11 @@
 #include "mm1.h"
 #include "sim_config.h"
 #include "ssd/params.h"
+#include "ssd/power.h"
 #include "ssd/workload.h"
 
-static const cfg_key *const tables[] = {sim_config_keys, ssd_config_keys, workload_config_keys, mm1_config_keys};
+static const cfg_key *const tables[] = {sim_config_keys, ssd_config_keys, power_config_keys, workload_config_keys,
+                                        mm1_config_keys};
 
 const cfg_schema *ssdlab_schema(void)
 {

@@ -47,6 +47,8 @@ typedef struct ssdlab_stats {
     uint64_t flash_reads, flash_programs;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     double write_amplification; /* flash units programmed / host units written */
+    double energy_j, average_power_w;   /* since time 0 */
+    double temperature_c, max_temperature_c, throttled_s; /* thermal.model = lumped */
     ssdlab_time now;
 } ssdlab_stats;
 

@@ -241,3 +241,52 @@ Test(timing, cached_mapping_writes_back_dirty_pages)
     cr_assert_eq(ftl_check(ssd_ftl(b.d), err, sizeof err), 0, "%s", err);
     close_bench(&b);
 }
+
+/* Energy: the idle floor (controller 0.3 W + link 0.05 W + DRAM 0.2 W +
+ * 4 dies x 0.3 mW) over the simulated time, plus per QD1 4 KiB read:
+ * tR 50 us x 50 mW, 4,608 bus bytes x 100 pJ, 5 us of firmware x (1.2 -
+ * 0.3) W, 8,420 ns of link x (0.5 - 0.05) W. */
+Test(timing, energy_is_the_floor_plus_each_operation)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=1", "workload.requests=10000", "workload.warmup=0");
+    run_bench(&b);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    double floor_w = 0.3 + 0.05 + 0.2 + 4 * 0.0003;
+    double per_read = 50e-6 * 0.05 + 4608 * 100e-12 + 5e-6 * 0.9 + 8420e-9 * 0.45;
+    double want = floor_w * (double)st.now * 1e-9 + (double)st.completed[SSDLAB_READ] * per_read;
+    within(st.energy_j, want, 0.001, "energy (J)");
+    close_bench(&b);
+}
+
+/* Lumped thermal model: under a steady load the temperature settles at
+ * ambient + average power x R (time constant R C = 20 K/W x 0.05 J/K = 1 s,
+ * run for 10 s). */
+Test(timing, temperature_settles_at_ambient_plus_power_times_resistance)
+{
+    bench b;
+    open_bench(&b, "thermal.model=lumped", "thermal.heat_capacity=0.05", "thermal.resistance=20",
+               "workload.read_share=0", "workload.duration=10s", "workload.requests=0", "workload.warmup=0",
+               "thermal.throttle_at=200", "thermal.resume_at=190");
+    run_bench(&b);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    within(st.temperature_c, 25 + st.average_power_w * 20, 0.03, "temperature (C)");
+    cr_assert_eq(st.throttled_s, 0);
+    close_bench(&b);
+}
+
+/* Throttled for the whole run (throttle_at below the idle temperature),
+ * every array operation takes twice as long: die-bound reads fall from
+ * 4 / (100 us + 8.845 us) to 4 / (200 us + 8.845 us). */
+Test(timing, thermal_throttling_slows_the_nand)
+{
+    double normal = DEEP_READ_IOPS("controller.fw_read=1us", "nand.t_read_lsb=100us", "nand.t_read_csb=100us",
+                                   "nand.t_read_msb=100us", FAST_LINK);
+    double hot = DEEP_READ_IOPS("controller.fw_read=1us", "nand.t_read_lsb=100us", "nand.t_read_csb=100us",
+                                "nand.t_read_msb=100us", FAST_LINK, "thermal.model=lumped", "thermal.throttle_at=0",
+                                "thermal.resume_at=-10", "thermal.throttle_slowdown=2");
+    within(normal, 4e9 / (100000 + bus_4k), 0.03, "die-bound IOPS");
+    within(hot, 4e9 / (200000 + bus_4k), 0.03, "die-bound IOPS while throttled");
+}

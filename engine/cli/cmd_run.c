@@ -91,6 +91,10 @@ int cmd_run(int argc, char **argv)
         printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n", st.write_amplification,
                (unsigned long long)st.host_units_written, (unsigned long long)st.gc_units_written,
                (unsigned long long)st.erases);
+    printf("  energy %.3f J, average power %.3f W", st.energy_j, st.average_power_w);
+    if (strcmp(cfg_str(c, "thermal.model"), "none") != 0)
+        printf(", temperature %.1f C (max %.1f C), throttled %.3f s", st.temperature_c, st.max_temperature_c, st.throttled_s);
+    printf("\n");
     if (p->map_cached)
         printf("  mapping cache: %u of %u translation pages; %llu misses (%.1f%% of requests), %llu write-backs\n",
                p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,

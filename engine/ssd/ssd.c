@@ -6,6 +6,7 @@
 
 #include "fatal.h"
 #include "mapcache.h"
+#include "power.h"
 
 enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
 enum { LINK_TO_HOST, LINK_TO_DEVICE };
@@ -61,6 +62,7 @@ struct ssd {
     /* idle detection */
     bool idle;
     sim_event idle_timer;
+    power_model power;
     /* cached mapping (DFTL) */
     mapcache map;
     uint64_t map_misses, map_programs;
@@ -145,6 +147,7 @@ static uint64_t bus_bytes(const ssd *d, uint32_t units)
 /* Reserves the channel of a die for `bytes` from `ready` on; returns the end. */
 static sim_time_t channel_transfer(ssd *d, uint32_t die, sim_time_t ready, uint64_t bytes)
 {
+    power_deposit(&d->power, (double)bytes * d->power.bus_j_per_byte);
     sim_time_t *free_at = &d->channel_free[channel_of(d, die)];
     sim_time_t end = max_time(ready, *free_at) + params_bus_time(&d->p, bytes);
     *free_at = end;
@@ -154,7 +157,9 @@ static sim_time_t channel_transfer(ssd *d, uint32_t die, sim_time_t ready, uint6
 static sim_time_t link_transfer(ssd *d, int dir, uint64_t bytes)
 {
     int lane = d->p.host == HOST_NVME ? dir : 0; /* SATA is half duplex */
-    sim_time_t end = max_time(sim_now(d->s), d->link_free[lane]) + d->p.link_command + params_link_time(&d->p, bytes);
+    sim_time_t busy = d->p.link_command + params_link_time(&d->p, bytes);
+    power_deposit(&d->power, (double)busy * 1e-9 * d->power.link_active_extra_w);
+    sim_time_t end = max_time(sim_now(d->s), d->link_free[lane]) + busy;
     d->link_free[lane] = end;
     return end;
 }
@@ -211,38 +216,34 @@ static void die_kick(ssd *d, uint32_t die)
     }
     txn *t = die_take(ds);
     ds->busy = true;
+    /* Thermal throttling stretches the array operations. */
+    double slow = d->power.thermal && power_throttled(&d->power, now) ? d->power.throttle_slowdown : 1.0;
     switch (t->kind) {
-    case TX_MAP_READ: /* translation pages are kept in SLC mode */
-        ds->busy_ns += d->p.t_read_slc;
-        d->flash_reads++;
-        sim_schedule_in(d->s, d->p.t_read_slc, d->on_read_sensed, t, 0);
-        break;
-    case TX_MAP_PROGRAM: {
-        sim_time_t in_end = channel_transfer(d, die, now, bus_bytes(d, t->units));
-        ds->busy_ns += in_end + d->p.t_prog_slc - now;
-        d->flash_programs++;
-        sim_schedule_at(d->s, in_end + d->p.t_prog_slc, d->on_program_done, t, 0);
-        break;
-    }
+    case TX_MAP_READ:
     case TX_READ:
     case TX_GC_READ: {
-        sim_time_t tr = read_time(d, t->ppa);
+        /* translation pages are kept in SLC mode */
+        sim_time_t tr = (sim_time_t)((double)(t->kind == TX_MAP_READ ? d->p.t_read_slc : read_time(d, t->ppa)) * slow);
         ds->busy_ns += tr;
         d->flash_reads++;
+        power_deposit(&d->power, (double)tr * 1e-9 * d->power.die_read_w);
         sim_schedule_in(d->s, tr, d->on_read_sensed, t, 0);
         break;
     }
+    case TX_MAP_PROGRAM:
     case TX_PROGRAM: {
         sim_time_t in_end = channel_transfer(d, die, now, bus_bytes(d, t->units));
-        sim_time_t end = in_end + program_time(d, t->ppa);
-        ds->busy_ns += end - now;
+        sim_time_t tp = (sim_time_t)((double)(t->kind == TX_MAP_PROGRAM ? d->p.t_prog_slc : program_time(d, t->ppa)) * slow);
+        ds->busy_ns += in_end + tp - now;
         d->flash_programs++;
-        sim_schedule_at(d->s, end, d->on_program_done, t, 0);
+        power_deposit(&d->power, (double)tp * 1e-9 * d->power.die_program_w);
+        sim_schedule_at(d->s, in_end + tp, d->on_program_done, t, 0);
         break;
     }
     case TX_ERASE: {
-        sim_time_t te = d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase;
+        sim_time_t te = (sim_time_t)((double)(d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase) * slow);
         ds->busy_ns += te;
+        power_deposit(&d->power, (double)te * 1e-9 * d->power.die_erase_w);
         sim_schedule_in(d->s, te, d->on_erase_done, t, 0);
         break;
     }
@@ -596,6 +597,7 @@ static void admit(ssd *d, ssdlab_request *r)
         if (d->core_free[c] < d->core_free[best]) best = c;
     sim_time_t cost = r->op == SSDLAB_READ ? d->p.fw_read : r->op == SSDLAB_WRITE ? d->p.fw_write : d->p.fw_trim;
     cost += (sim_time_t)(units_of(d, r) - 1) * d->p.fw_per_unit;
+    power_deposit(&d->power, (double)cost * 1e-9 * d->power.controller_active_extra_w);
     sim_time_t end = max_time(sim_now(d->s), d->core_free[best]) + cost;
     d->core_free[best] = end;
     sim_schedule_at(d->s, end, d->on_fw_done, r, 0);
@@ -875,6 +877,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
         return NULL;
     }
     d->buffer_units = p->write_buffer / p->unit;
+    power_init(&d->power, c, p->dies);
     d->on_fw_done = sim_register_handler(s, "ssd.firmware_done", on_fw_done, d);
     d->on_read_sensed = sim_register_handler(s, "ssd.read_sensed", on_read_sensed, d);
     d->on_read_ready = sim_register_handler(s, "ssd.read_ready", on_read_ready, d);
@@ -944,6 +947,12 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->erases = d->f.erases - d->erases0;
     s->flash_reads = d->flash_reads;
     s->map_misses = d->map_misses;
+    power_model *pw = (power_model *)&d->power; /* bringing the temperature up to date changes no result */
+    s->energy_j = power_energy(pw, sim_now(d->s));
+    s->average_power_w = sim_now(d->s) ? s->energy_j / sim_time_to_sec(sim_now(d->s)) : 0;
+    s->temperature_c = power_temperature(pw, sim_now(d->s));
+    s->max_temperature_c = pw->max_temperature_c;
+    s->throttled_s = sim_time_to_sec(pw->throttled_ns + (pw->throttling ? sim_now(d->s) - pw->throttle_began : 0));
     s->map_writebacks = d->map_programs;
     s->flash_programs = d->flash_programs;
     s->write_amplification =

@@ -1,0 +1,252 @@
+/* Flash transactions: the pool they come from, the die queues that order
+ * them, the channel and host-link timelines, and their completions. */
+#include <stdlib.h>
+
+#include "fatal.h"
+#include "ssd_internal.h"
+
+int add_txn_slab(ssd *d)
+{
+    size_t n = d->txn_count ? d->txn_count : 256;
+    txn *slab = malloc(n * sizeof *slab);
+    txn **slabs = realloc(d->txn_slabs, (d->txn_slab_count + 1) * sizeof *slabs);
+    if (!slab || !slabs) {
+        free(slab);
+        if (slabs) d->txn_slabs = slabs;
+        return -1;
+    }
+    d->txn_slabs = slabs;
+    d->txn_slabs[d->txn_slab_count++] = slab;
+    for (size_t i = 0; i < n; i++) {
+        slab[i].next = d->free_txns;
+        d->free_txns = &slab[i];
+    }
+    d->txn_count += n;
+    return 0;
+}
+
+txn *new_txn(ssd *d, txn_kind kind, uint32_t die, uint32_t ppa, uint32_t units)
+{
+    if (!d->free_txns && add_txn_slab(d)) ssdlab_internal_error("out of memory for flash transactions");
+    txn *t = d->free_txns;
+    d->free_txns = t->next;
+    *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units};
+    if (kind != TX_MAP_READ && kind != TX_MAP_PROGRAM) t->block = ftl_block_of(&d->f, ppa);
+    return t;
+}
+
+void free_txn(ssd *d, txn *t)
+{
+    t->next = d->free_txns;
+    d->free_txns = t;
+}
+
+/* Reserves the channel of a die for `bytes` from `ready` on; returns the end. */
+sim_time_t channel_transfer(ssd *d, uint32_t die, sim_time_t ready, uint64_t bytes)
+{
+    power_deposit(&d->power, (double)bytes * d->power.bus_j_per_byte);
+    sim_time_t *free_at = &d->channel_free[channel_of(d, die)];
+    sim_time_t end = max_time(ready, *free_at) + params_bus_time(&d->p, bytes);
+    *free_at = end;
+    return end;
+}
+
+sim_time_t link_transfer(ssd *d, int dir, uint64_t bytes)
+{
+    int lane = d->p.host == HOST_NVME ? dir : 0; /* SATA is half duplex */
+    sim_time_t busy = d->p.link_command + params_link_time(&d->p, bytes);
+    power_deposit(&d->power, (double)busy * 1e-9 * d->power.link_active_extra_w);
+    sim_time_t end = max_time(sim_now(d->s), d->link_free[lane]) + busy;
+    d->link_free[lane] = end;
+    return end;
+}
+
+
+/* --- dies ------------------------------------------------------------------ */
+
+
+sim_time_t read_time(const ssd *d, uint32_t ppa)
+{
+    if (in_slc(d, ppa)) return d->p.t_read_slc;
+    return d->p.t_read[params_page_type(&d->p, ftl_offset_of(&d->f, ppa))];
+}
+
+sim_time_t program_time(const ssd *d, uint32_t ppa)
+{
+    if (in_slc(d, ppa)) return d->p.t_prog_slc;
+    if (d->p.style == PROGRAM_ONE_SHOT) return d->p.t_prog[0];
+    return d->p.t_prog[params_page_type(&d->p, ftl_offset_of(&d->f, ppa))];
+}
+
+static txn *die_take(die_state *ds)
+{
+    for (int c = 0; c < CLASSES; c++) {
+        txn *t = ds->head[c];
+        if (!t) continue;
+        if (!(ds->head[c] = t->next)) ds->tail[c] = NULL;
+        return t;
+    }
+    return NULL;
+}
+
+static bool die_has_work(const die_state *ds)
+{
+    return ds->head[CLASS_READ] || ds->head[CLASS_PROGRAM] || ds->head[CLASS_ERASE];
+}
+
+/* Starts the die's most urgent operation, if it is free. The choice is made
+ * when the die frees up, so a read arriving meanwhile still goes first. */
+void die_kick(ssd *d, uint32_t die)
+{
+    die_state *ds = &d->dies[die];
+    if (ds->busy || !die_has_work(ds)) return;
+    sim_time_t now = sim_now(d->s);
+    if (ds->busy_until > now) {
+        ds->busy = true;
+        sim_schedule_at(d->s, ds->busy_until, d->on_die_free, ds, die);
+        return;
+    }
+    txn *t = die_take(ds);
+    ds->busy = true;
+    /* Thermal throttling stretches the array operations. */
+    double slow = d->power.thermal && power_throttled(&d->power, now) ? d->power.throttle_slowdown : 1.0;
+    switch (t->kind) {
+    case TX_MAP_READ:
+    case TX_READ:
+    case TX_GC_READ: {
+        /* translation pages are kept in SLC mode */
+        sim_time_t tr = (sim_time_t)((double)(t->kind == TX_MAP_READ ? d->p.t_read_slc : read_time(d, t->ppa)) * slow);
+        ds->busy_ns += tr;
+        d->flash_reads++;
+        power_deposit(&d->power, (double)tr * 1e-9 * d->power.die_read_w);
+        sim_schedule_in(d->s, tr, d->on_read_sensed, t, 0);
+        break;
+    }
+    case TX_MAP_PROGRAM:
+    case TX_PROGRAM: {
+        sim_time_t in_end = channel_transfer(d, die, now, bus_bytes(d, t->units));
+        sim_time_t tp = (sim_time_t)((double)(t->kind == TX_MAP_PROGRAM ? d->p.t_prog_slc : program_time(d, t->ppa)) * slow);
+        ds->busy_ns += in_end + tp - now;
+        d->flash_programs++;
+        power_deposit(&d->power, (double)tp * 1e-9 * d->power.die_program_w);
+        sim_schedule_at(d->s, in_end + tp, d->on_program_done, t, 0);
+        break;
+    }
+    case TX_ERASE: {
+        sim_time_t te = (sim_time_t)((double)(d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase) * slow);
+        ds->busy_ns += te;
+        power_deposit(&d->power, (double)te * 1e-9 * d->power.die_erase_w);
+        sim_schedule_in(d->s, te, d->on_erase_done, t, 0);
+        break;
+    }
+    }
+}
+
+void die_enqueue(ssd *d, txn *t, int cls)
+{
+    die_state *ds = &d->dies[t->die];
+    t->next = NULL;
+    if (ds->tail[cls]) ds->tail[cls]->next = t;
+    else ds->head[cls] = t;
+    ds->tail[cls] = t;
+    die_kick(d, t->die);
+}
+
+void on_die_free(sim *s, void *ctx, void *obj, uint64_t die)
+{
+    (void)s, (void)obj;
+    ssd *d = ctx;
+    d->dies[die].busy = false;
+    die_kick(d, (uint32_t)die);
+}
+
+/* The page is in the die's register: move it out, then decode it. */
+void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    ssd *d = ctx;
+    txn *t = obj;
+    die_state *ds = &d->dies[t->die];
+    sim_time_t out_end = channel_transfer(d, t->die, sim_now(s), bus_bytes(d, t->units));
+    ds->busy_ns += out_end - sim_now(s);
+    ds->busy_until = out_end;
+    ds->busy = false;
+    sim_schedule_at(s, out_end + d->p.ecc_decode, d->on_read_ready, t, 0);
+    die_kick(d, t->die);
+}
+
+/* --- program units ------------------------------------------------------- */
+
+
+/* Adds `count` just-allocated units (from ppa on, inside one program unit)
+ * to their die's program unit; a full unit goes to the die as one program
+ * operation. */
+void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count)
+{
+    die_state *ds = &d->dies[die];
+    if (ds->pu_fill[s] == 0) ds->pu_first[s] = ppa;
+    ds->pu_fill[s] += count;
+    if ((ftl_offset_of(&d->f, ppa) + count) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa))) return;
+    txn *t = new_txn(d, TX_PROGRAM, die, ds->pu_first[s], ds->pu_fill[s]);
+    t->stream = (uint8_t)s;
+    ds->pu_fill[s] = 0;
+    die_enqueue(d, t, CLASS_PROGRAM);
+}
+
+void after_alloc(ssd *d, uint32_t die)
+{
+    if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) gc_start(d, die);
+}
+
+/* --- flash completions ------------------------------------------------------ */
+
+
+void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    ssd *d = ctx;
+    txn *t = obj;
+    if (t->kind == TX_GC_READ) {
+        gc_read_done(d, t);
+        return;
+    }
+    if (t->kind == TX_MAP_READ) {
+        ssdlab_request *waiting = t->req;
+        if (!mapcache_touch(&d->map, t->ppa, false)) map_insert(d, t->ppa, false);
+        free_txn(d, t);
+        continue_request(d, waiting);
+        return;
+    }
+    ssdlab_request *r = t->req;
+    free_txn(d, t);
+    if (--r->pending == 0) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
+    (void)s;
+}
+
+void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    ssd *d = ctx;
+    txn *t = obj;
+    die_state *ds = &d->dies[t->die];
+    if (t->kind == TX_MAP_PROGRAM) {
+        ds->busy = false;
+        ds->busy_until = sim_now(s);
+        uint32_t die = t->die;
+        free_txn(d, t);
+        die_kick(d, die);
+        return;
+    }
+    uint32_t end = ftl_offset_of(&d->f, t->ppa) + t->units;
+    if (d->programmed[t->block] < end) d->programmed[t->block] = end;
+    ds->busy = false;
+    ds->busy_until = sim_now(s);
+    uint32_t die = t->die;
+    if (t->stream != STREAM_GC) { /* host data, native or SLC, leaves the buffer */
+        d->buffer_used -= t->units;
+        admit_buffer_waiters(d);
+    }
+    free_txn(d, t);
+    die_kick(d, die);
+}
+

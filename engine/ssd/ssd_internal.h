@@ -1,0 +1,161 @@
+/* Internals of the SSD model shared by its files (ssd.c: requests and
+ * set-up; ssd_flash.c: transactions, dies, channels, the host link;
+ * ssd_reclaim.c: GC, SLC folding, idle-time work; ssd_trim.c: TRIM cost;
+ * ssd_map.c: the DRAM-less mapping cache). Not part of any public API. */
+#ifndef SSDLAB_SSD_INTERNAL_H
+#define SSDLAB_SSD_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "mapcache.h"
+#include "power.h"
+#include "ssd.h"
+
+enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
+enum { LINK_TO_HOST, LINK_TO_DEVICE };
+enum { GC_READ_WINDOW = 8 };
+
+typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_MAP_PROGRAM } txn_kind;
+enum { STREAM_MAP = STREAM_COUNT }; /* translation pages: not host data, not FTL blocks */
+
+typedef struct txn {
+    struct txn *next;
+    ssdlab_request *req; /* host reads */
+    uint32_t die, ppa, units, block;
+    uint8_t kind, stream;
+} txn;
+
+typedef struct die_state {
+    txn *head[CLASSES], *tail[CLASSES];
+    sim_time_t busy_until; /* the die holds data in its register until then */
+    bool busy;             /* an operation (or a deferred start) is under way */
+    sim_time_t busy_ns;
+    /* the program unit being filled, per stream */
+    uint32_t pu_first[STREAM_COUNT], pu_fill[STREAM_COUNT];
+    /* reclaim job: garbage collection or SLC folding, one at a time */
+    bool gc_active, gc_is_fold, background;
+    uint32_t gc_victim, gc_next, gc_reads_out;
+    sim_time_t job_started;
+} die_state;
+
+typedef struct req_queue {
+    ssdlab_request *head, *tail;
+} req_queue;
+
+struct ssd {
+    sim *s;
+    ssd_params p;
+    ftl f;
+    gsl_rng *rng;
+    die_state *dies;
+    sim_time_t *channel_free, *core_free;
+    sim_time_t link_free[2];
+    uint32_t *programmed; /* per block: units whose program completed */
+    /* transaction pool */
+    txn *free_txns;
+    txn **txn_slabs;
+    size_t txn_slab_count, txn_count;
+    /* host side */
+    uint32_t outstanding;
+    req_queue admission, buffer_wait, stalled;
+    uint64_t buffer_units, buffer_used;
+    /* handlers */
+    sim_handler_id on_fw_done, on_read_sensed, on_read_ready, on_program_done, on_erase_done, on_die_free,
+        on_data_in, on_complete, on_idle, on_background;
+    /* idle detection */
+    bool idle;
+    sim_event idle_timer;
+    power_model power;
+    /* cached mapping (DFTL) */
+    mapcache map;
+    uint64_t map_misses, map_programs;
+    /* TRIM work */
+    sim_handler_id on_trim_work;
+    sim_time_t trim_backlog;  /* throttled: firmware work left */
+    bool trim_worker;
+    uint64_t *trim_pending;   /* deferred: one bit per logical unit */
+    uint64_t trim_pending_units, trim_cursor;
+    /* statistics */
+    uint64_t completed[3], bytes[3];
+    double latency_sum[3];
+    gsl_histogram *latency[3];
+    uint64_t flash_reads, flash_programs;
+    uint64_t host_units0, gc_units0, erases0; /* at the last reset */
+};
+
+
+static inline void q_push(req_queue *q, ssdlab_request *r)
+{
+    r->next = NULL;
+    if (q->tail) q->tail->next = r;
+    else q->head = r;
+    q->tail = r;
+}
+
+static inline ssdlab_request *q_pop(req_queue *q)
+{
+    ssdlab_request *r = q->head;
+    if (r && !(q->head = r->next)) q->tail = NULL;
+    return r;
+}
+
+static inline sim_time_t max_time(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
+static inline uint32_t channel_of(const ssd *d, uint32_t die) { return die / d->p.dies_per_channel; }
+static inline uint32_t units_of(const ssd *d, const ssdlab_request *r)
+{
+    return (uint32_t)((r->offset % d->p.unit + r->bytes + d->p.unit - 1) / d->p.unit);
+}
+static inline uint32_t first_unit(const ssd *d, const ssdlab_request *r) { return (uint32_t)(r->offset / d->p.unit); }
+static inline bool in_slc(const ssd *d, uint32_t ppa) { return d->f.blocks[ftl_block_of(&d->f, ppa)].slc; }
+static inline bool trim_is_pending(const ssd *d, uint32_t lpn) { return d->trim_pending[lpn >> 6] >> (lpn & 63) & 1; }
+
+/* Units move with their share of the page's spare area (ECC parity). */
+static inline uint64_t bus_bytes(const ssd *d, uint32_t units)
+{
+    uint64_t user = (uint64_t)units * d->p.unit;
+    return user + user * d->p.spare_size / d->p.page_size;
+}
+
+/* ssd_flash.c */
+int add_txn_slab(ssd *d);
+txn *new_txn(ssd *d, txn_kind kind, uint32_t die, uint32_t ppa, uint32_t units);
+void free_txn(ssd *d, txn *t);
+sim_time_t channel_transfer(ssd *d, uint32_t die, sim_time_t ready, uint64_t bytes);
+sim_time_t link_transfer(ssd *d, int dir, uint64_t bytes);
+void die_enqueue(ssd *d, txn *t, int cls);
+void die_kick(ssd *d, uint32_t die);
+void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count);
+void after_alloc(ssd *d, uint32_t die);
+void on_die_free(sim *s, void *ctx, void *obj, uint64_t die);
+void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg);
+void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg);
+void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg);
+
+/* ssd.c */
+void complete_at(ssd *d, ssdlab_request *r, sim_time_t t);
+void continue_request(ssd *d, ssdlab_request *r);
+void retry_stalled(ssd *d);
+void admit_buffer_waiters(ssd *d);
+
+/* ssd_reclaim.c */
+void gc_start(ssd *d, uint32_t die);
+void start_folds(ssd *d);
+void fold_start(ssd *d, uint32_t die, bool background);
+void background_next(ssd *d, uint32_t die);
+void gc_read_done(ssd *d, txn *t);
+void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg);
+void on_idle(sim *s, void *ctx, void *obj, uint64_t arg);
+void on_background(sim *s, void *ctx, void *obj, uint64_t die);
+
+/* ssd_trim.c */
+void trim(ssd *d, ssdlab_request *r);
+void trim_clear(ssd *d, uint32_t lpn);
+void start_trim_worker(ssd *d);
+void on_trim_work(sim *s, void *ctx, void *obj, uint64_t arg);
+
+/* ssd_map.c */
+void map_dirty(ssd *d, uint32_t lpn, uint32_t n);
+void map_insert(ssd *d, uint32_t page, bool dirty);
+bool map_ready(ssd *d, ssdlab_request *r);
+
+#endif

@@ -290,3 +290,70 @@ Test(timing, thermal_throttling_slows_the_nand)
     within(normal, 4e9 / (100000 + bus_4k), 0.03, "die-bound IOPS");
     within(hot, 4e9 / (200000 + bus_4k), 0.03, "die-bound IOPS while throttled");
 }
+
+/* Read retry with probability p: reads per page are geometric, mean
+ * 1 / (1 - p); each retry costs another tR + bus + ECC. */
+Test(timing, read_retry_costs_another_read_per_retry)
+{
+    bench b;
+    open_bench(&b, "controller.read_retry=0.2", "workload.queue_depth=1", "workload.requests=40000");
+    run_bench(&b);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    within((double)st.flash_reads / (double)st.completed[SSDLAB_READ], 1 / 0.8, 0.02, "flash reads per host read");
+    within(mean_latency(&b, SSDLAB_READ), 5000 + 50000 + bus_4k + 2000 + link_4k + 0.25 * (50000 + bus_4k + 2000), 0.02,
+           "QD1 latency with retries");
+    close_bench(&b);
+}
+
+/* Cache read: a die senses its next page while the last one moves out, so
+ * die-bound reads run at dies / tR instead of dies / (tR + bus). */
+Test(timing, cache_read_overlaps_sensing_and_transfer)
+{
+    double iops = DEEP_READ_IOPS("controller.fw_read=1us", "nand.t_read_lsb=100us", "nand.t_read_csb=100us",
+                                 "nand.t_read_msb=100us", "nand.cache_read=true", FAST_LINK);
+    within(iops, 4e9 / 100000, 0.03, "die-bound IOPS with cache read");
+}
+
+/* Cache program: the next word line's data moves in during the current
+ * program, so a die writes a program unit every tPROG. */
+Test(timing, cache_program_overlaps_transfer_and_programming)
+{
+    double mib = SEQ_WRITE_MIB_S("nand.t_prog=2ms", "nand.cache_program=true");
+    within(mib, 4 * 98304 / 2e-3 / 1048576, 0.03, "one-shot sequential write MiB/s with cache program");
+}
+
+static void nothing(ssdlab_request *q, void *ctx)
+{
+    (void)q, (void)ctx;
+}
+
+/* Suspend: a read arriving while its die programs (2 ms, from about 390 us
+ * on: data-in of 96 KiB over SATA, then over the bus) waits for the whole
+ * program without suspension; with it, the read goes at once and the
+ * program pays t_suspend on top of the read's time. */
+static sim_time_t read_behind_program(const char *suspend)
+{
+    bench b;
+    open_bench(&b, "controller.channels=1", "controller.dies_per_channel=1", "drive.user_capacity=100MB",
+               "nand.t_prog=2ms", "nand.t_suspend=20us", suspend, "controller.write_buffer=1MiB");
+    workload_precondition(b.w);
+    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = 0, .bytes = 98304, .done = nothing};
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 50 << 20, .bytes = 4096, .done = nothing};
+    cr_assert_eq(ssd_submit(b.d, &w), 0);
+    sim_run(b.s, SIM_US(600)); /* the program unit is full: its program runs */
+    cr_assert_eq(ssd_submit(b.d, &r), 0);
+    sim_run(b.s, SIM_TIME_MAX);
+    close_bench(&b);
+    return r.finish - r.arrival;
+}
+
+Test(timing, suspend_lets_reads_past_programs)
+{
+    sim_time_t plain = read_behind_program("nand.suspend=false");
+    sim_time_t suspended = read_behind_program("nand.suspend=true");
+    double normal = 5000 + 50000 + bus_4k + 2000 + link_4k;
+    cr_assert_gt((double)plain, normal + 1.5e6, "without suspend the read waits for the program: %llu ns",
+                 (unsigned long long)plain);
+    within((double)suspended, normal, 0.01, "read latency with suspend");
+}

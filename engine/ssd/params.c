@@ -36,6 +36,12 @@ const cfg_key ssd_config_keys[] = {
     {"nand.t_read_slc", CFG_TIME, "us", "35us", "1us", "10ms", NULL, "Array read time of a page in a block run in SLC mode."},
     {"nand.t_prog_slc", CFG_TIME, "us", "250us", "10us", "100ms", NULL, "Program time of one page per plane in SLC mode."},
     {"nand.t_erase_slc", CFG_TIME, "ms", "5ms", "100us", "1s", NULL, "Erase time of a block run in SLC mode."},
+    {"nand.cache_read", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
+     "Cache read: the die senses the next page while the last one moves out over the bus."},
+    {"nand.cache_program", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
+     "Cache program: the next program's data moves in over the bus while the die still programs."},
+    {"nand.suspend", CFG_BOOL, NULL, "false", NULL, NULL, NULL, "A read may suspend a program or erase in progress on its die."},
+    {"nand.t_suspend", CFG_TIME, "us", "20us", "0ns", "10ms", NULL, "Time one suspend and resume adds to the suspended operation."},
     {"nand.pe_cycles", CFG_UINT, NULL, "3000", "1", "1000000", NULL, "Rated program/erase cycles of a block."},
 
     {"controller.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the controller."},
@@ -52,6 +58,10 @@ const cfg_key ssd_config_keys[] = {
     {"controller.fw_per_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
      "Further firmware time per mapping unit of a command beyond the first."},
     {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
+    {"controller.read_retry", CFG_FRACTION, NULL, "0", "0", "0.99", NULL,
+     "Probability that a page read fails ECC and is read again (fresh block)."},
+    {"controller.read_retry_wear", CFG_FRACTION, NULL, "0", "0", "0.99", NULL,
+     "Rise of the read-retry probability from a fresh block to one at nand.pe_cycles erases (linear)."},
     {"controller.write_buffer", CFG_SIZE, "MiB", "16MiB", "64KiB", "64GiB", NULL,
      "Write buffer (DRAM or SRAM): a write completes once its data is here; space frees when the flash program completes."},
 
@@ -155,6 +165,12 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->t_prog_slc = cfg_uint(c, "nand.t_prog_slc");
     p->t_erase_slc = cfg_uint(c, "nand.t_erase_slc");
     p->pe_cycles = (uint32_t)cfg_uint(c, "nand.pe_cycles");
+    p->cache_read = cfg_bool(c, "nand.cache_read");
+    p->cache_program = cfg_bool(c, "nand.cache_program");
+    p->suspend = cfg_bool(c, "nand.suspend");
+    p->t_suspend = cfg_uint(c, "nand.t_suspend");
+    p->read_retry = cfg_float(c, "controller.read_retry");
+    p->read_retry_wear = cfg_float(c, "controller.read_retry_wear");
 
     p->channels = (uint32_t)cfg_uint(c, "controller.channels");
     p->dies_per_channel = (uint32_t)cfg_uint(c, "controller.dies_per_channel");

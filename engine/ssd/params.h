@@ -32,6 +32,10 @@ typedef struct ssd_params {
     sim_time_t t_erase;
     sim_time_t t_read_slc, t_prog_slc, t_erase_slc;
     uint32_t pe_cycles;
+    bool cache_read, cache_program; /* a second register lets I/O overlap the array */
+    bool suspend;                   /* reads may suspend a program or erase */
+    sim_time_t t_suspend;           /* cost of one suspend and resume */
+    double read_retry, read_retry_wear; /* retry probability, fresh and its rise at the rated P/E */
 
     /* controller */
     uint32_t channels, dies_per_channel, dies;

@@ -233,6 +233,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     }
     const ssd_params *p = &d->p;
     d->rng = sim_rng(s, "ftl");
+    d->ecc_rng = sim_rng(s, "ecc");
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     d->dies = calloc(p->dies, sizeof *d->dies);
     d->channel_free = calloc(p->channels, sizeof *d->channel_free);
@@ -333,6 +334,8 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->throttled_s = sim_time_to_sec(pw->throttled_ns + (pw->throttling ? sim_now(d->s) - pw->throttle_began : 0));
     s->map_writebacks = d->map_programs;
     s->flash_programs = d->flash_programs;
+    s->read_retries = d->read_retries;
+    s->suspends = d->suspends;
     s->write_amplification =
         s->host_units_written ? (double)(s->host_units_written + s->gc_units_written) / (double)s->host_units_written : NAN;
     s->now = sim_now(d->s);
@@ -344,7 +347,7 @@ void ssd_reset_stats(ssd *d)
     memset(d->bytes, 0, sizeof d->bytes);
     memset(d->latency_sum, 0, sizeof d->latency_sum);
     for (int op = 0; op < 3; op++) gsl_histogram_reset(d->latency[op]);
-    d->flash_reads = d->flash_programs = 0;
+    d->flash_reads = d->flash_programs = d->read_retries = d->suspends = 0;
     d->map_misses = d->map_programs = 0;
     d->host_units0 = d->f.units_written[STREAM_HOST];
     d->gc_units0 = d->f.units_written[STREAM_GC];

@@ -78,20 +78,51 @@ sim_time_t program_time(const ssd *d, uint32_t ppa)
     return d->p.t_prog[params_page_type(&d->p, ftl_offset_of(&d->f, ppa))];
 }
 
-static txn *die_take(die_state *ds)
+static txn *take_class(die_state *ds, int c)
 {
-    for (int c = 0; c < CLASSES; c++) {
-        txn *t = ds->head[c];
-        if (!t) continue;
-        if (!(ds->head[c] = t->next)) ds->tail[c] = NULL;
-        return t;
-    }
-    return NULL;
+    txn *t = ds->head[c];
+    if (t && !(ds->head[c] = t->next)) ds->tail[c] = NULL;
+    return t;
 }
 
 static bool die_has_work(const die_state *ds)
 {
-    return ds->head[CLASS_READ] || ds->head[CLASS_PROGRAM] || ds->head[CLASS_ERASE];
+    return ds->head[CLASS_READ] || ds->suspended || ds->head[CLASS_PROGRAM] || ds->head[CLASS_ERASE];
+}
+
+/* Schedules the end of a program or erase; with suspension on, the event
+ * can be cancelled and the operation remembered. */
+static void run_long_op(ssd *d, die_state *ds, txn *t, sim_time_t end, sim_handler_id done)
+{
+    ds->active = t;
+    ds->active_end = end;
+    if (d->p.suspend) ds->active_event = sim_schedule_cancellable_at(d->s, end, done, t, 0);
+    else sim_schedule_at(d->s, end, done, t, 0);
+}
+
+/* Cache program: the next program's data moves in while the die is still
+ * programming the last one. */
+static void preload_next_program(ssd *d, die_state *ds)
+{
+    txn *next = ds->head[CLASS_PROGRAM];
+    if (!d->p.cache_program || !next || next->data_in || next->kind != TX_PROGRAM) return;
+    next->ready = channel_transfer(d, next->die, sim_now(d->s), bus_bytes(d, next->units));
+    next->data_in = true;
+}
+
+/* A read waits behind a program or erase: suspend it, if it has long
+ * enough to go, and let the read in. */
+static void maybe_suspend(ssd *d, die_state *ds)
+{
+    sim_time_t now = sim_now(d->s);
+    if (!d->p.suspend || !ds->active || ds->suspended || ds->active_end <= now + d->p.t_suspend) return;
+    if (!sim_cancel(d->s, ds->active_event)) return;
+    ds->suspended = ds->active;
+    ds->suspended_left = ds->active_end - now + d->p.t_suspend;
+    ds->active = NULL;
+    ds->busy = false;
+    ds->busy_until = now;
+    d->suspends++;
 }
 
 /* Starts the die's most urgent operation, if it is free. The choice is made
@@ -106,7 +137,17 @@ void die_kick(ssd *d, uint32_t die)
         sim_schedule_at(d->s, ds->busy_until, d->on_die_free, ds, die);
         return;
     }
-    txn *t = die_take(ds);
+    txn *t = take_class(ds, CLASS_READ);
+    if (!t && ds->suspended) {
+        /* Resume what a read suspended before starting anything new. */
+        t = ds->suspended;
+        ds->suspended = NULL;
+        ds->busy = true;
+        run_long_op(d, ds, t, now + ds->suspended_left, t->kind == TX_ERASE ? d->on_erase_done : d->on_program_done);
+        return;
+    }
+    if (!t) t = take_class(ds, CLASS_PROGRAM);
+    if (!t) t = take_class(ds, CLASS_ERASE);
     ds->busy = true;
     /* Thermal throttling stretches the array operations. */
     double slow = d->power.thermal && power_throttled(&d->power, now) ? d->power.throttle_slowdown : 1.0;
@@ -124,19 +165,20 @@ void die_kick(ssd *d, uint32_t die)
     }
     case TX_MAP_PROGRAM:
     case TX_PROGRAM: {
-        sim_time_t in_end = channel_transfer(d, die, now, bus_bytes(d, t->units));
+        sim_time_t in_end = t->data_in ? max_time(now, t->ready) : channel_transfer(d, die, now, bus_bytes(d, t->units));
         sim_time_t tp = (sim_time_t)((double)(t->kind == TX_MAP_PROGRAM ? d->p.t_prog_slc : program_time(d, t->ppa)) * slow);
         ds->busy_ns += in_end + tp - now;
         d->flash_programs++;
         power_deposit(&d->power, (double)tp * 1e-9 * d->power.die_program_w);
-        sim_schedule_at(d->s, in_end + tp, d->on_program_done, t, 0);
+        run_long_op(d, ds, t, in_end + tp, d->on_program_done);
+        if (t->kind == TX_PROGRAM) preload_next_program(d, ds);
         break;
     }
     case TX_ERASE: {
         sim_time_t te = (sim_time_t)((double)(d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase) * slow);
         ds->busy_ns += te;
         power_deposit(&d->power, (double)te * 1e-9 * d->power.die_erase_w);
-        sim_schedule_in(d->s, te, d->on_erase_done, t, 0);
+        run_long_op(d, ds, t, now + te, d->on_erase_done);
         break;
     }
     }
@@ -149,6 +191,8 @@ void die_enqueue(ssd *d, txn *t, int cls)
     if (ds->tail[cls]) ds->tail[cls]->next = t;
     else ds->head[cls] = t;
     ds->tail[cls] = t;
+    if (cls == CLASS_READ) maybe_suspend(d, ds);
+    if (cls == CLASS_PROGRAM && ds->busy && ds->active && ds->active->kind == TX_PROGRAM) preload_next_program(d, ds);
     die_kick(d, t->die);
 }
 
@@ -169,7 +213,8 @@ void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
     die_state *ds = &d->dies[t->die];
     sim_time_t out_end = channel_transfer(d, t->die, sim_now(s), bus_bytes(d, t->units));
     ds->busy_ns += out_end - sim_now(s);
-    ds->busy_until = out_end;
+    /* Without cache read the page blocks the die until it has moved out. */
+    ds->busy_until = d->p.cache_read ? sim_now(s) : out_end;
     ds->busy = false;
     sim_schedule_at(s, out_end + d->p.ecc_decode, d->on_read_ready, t, 0);
     die_kick(d, t->die);
@@ -201,11 +246,25 @@ void after_alloc(ssd *d, uint32_t die)
 /* --- flash completions ------------------------------------------------------ */
 
 
+/* ECC failed: the page is read again (other read levels), costing
+ * another array read, transfer and decode. */
+static bool needs_retry(ssd *d, const txn *t)
+{
+    if (d->p.read_retry == 0 && d->p.read_retry_wear == 0) return false;
+    double wear = (double)d->f.blocks[t->block].erase_count / d->p.pe_cycles;
+    return gsl_rng_uniform(d->ecc_rng) < d->p.read_retry + d->p.read_retry_wear * wear;
+}
+
 void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
 {
     (void)arg;
     ssd *d = ctx;
     txn *t = obj;
+    if (t->kind != TX_MAP_READ && needs_retry(d, t)) {
+        d->read_retries++;
+        die_enqueue(d, t, CLASS_READ);
+        return;
+    }
     if (t->kind == TX_GC_READ) {
         gc_read_done(d, t);
         return;
@@ -229,6 +288,7 @@ void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ssd *d = ctx;
     txn *t = obj;
     die_state *ds = &d->dies[t->die];
+    ds->active = NULL;
     if (t->kind == TX_MAP_PROGRAM) {
         ds->busy = false;
         ds->busy_until = sim_now(s);

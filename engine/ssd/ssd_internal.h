@@ -23,6 +23,8 @@ typedef struct txn {
     ssdlab_request *req; /* host reads */
     uint32_t die, ppa, units, block;
     uint8_t kind, stream;
+    bool data_in;        /* cache program: data already moved in, ready at `ready` */
+    sim_time_t ready;
 } txn;
 
 typedef struct die_state {
@@ -30,6 +32,12 @@ typedef struct die_state {
     sim_time_t busy_until; /* the die holds data in its register until then */
     bool busy;             /* an operation (or a deferred start) is under way */
     sim_time_t busy_ns;
+    /* the program or erase under way, for suspension */
+    txn *active;
+    sim_event active_event;
+    sim_time_t active_end;
+    txn *suspended;
+    sim_time_t suspended_left;
     /* the program unit being filled, per stream */
     uint32_t pu_first[STREAM_COUNT], pu_fill[STREAM_COUNT];
     /* reclaim job: garbage collection or SLC folding, one at a time */
@@ -79,7 +87,8 @@ struct ssd {
     uint64_t completed[3], bytes[3];
     double latency_sum[3];
     gsl_histogram *latency[3];
-    uint64_t flash_reads, flash_programs;
+    uint64_t flash_reads, flash_programs, read_retries, suspends;
+    gsl_rng *ecc_rng;
     uint64_t host_units0, gc_units0, erases0; /* at the last reset */
 };
 

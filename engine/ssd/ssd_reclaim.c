@@ -123,6 +123,7 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     txn *t = obj;
     uint32_t die = t->die;
     die_state *ds = &d->dies[die];
+    ds->active = NULL;
     bool was_fold = ds->gc_is_fold, was_background = ds->background;
     uint32_t moved = d->f.blocks[t->block].write_ptr;
     ftl_erase(&d->f, t->block);

@@ -183,3 +183,30 @@ Test(slc, dynamic_cache_shrinks_as_the_drive_fills)
     within(drop_point_mib(&f, 48, (slc_mib_s + native_mib_s) / 2), 4, 0.3, "dynamic cache on a full drive (MiB)");
     close_fill(&f);
 }
+
+/* The time series of the same fill: one row per 10 ms; its rows show the
+ * SLC speed, then the native speed, and account for every byte written. */
+Test(slc, time_series_shows_the_cliff)
+{
+    fill f;
+    open_fill(&f, (const char *const[]){"slc.cache=static", "metrics.interval=10ms", NULL});
+    write_mib(&f, 96);
+    ssd_close_interval(f.d);
+    size_t n;
+    const ssd_interval *rows = ssd_intervals(f.d, &n);
+    /* full 10 ms rows up to the last completion, then one row up to now
+     * (the drive idled, folding its cache, after the last write) */
+    double last = (double)f.finish[f.done - 1] * 1e-9;
+    cr_assert_eq(n, (size_t)floor(last / 0.01) + 1, "%zu rows, last completion at %.4f s", n, last);
+    within(rows[2].mib_per_s, slc_mib_s, 0.08, "row 3 (SLC)");
+    within(rows[n - 3].mib_per_s, native_mib_s, 0.08, "a late row (native)");
+    double mib = 0, prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        mib += rows[i].mib_per_s * (rows[i].end_s - prev);
+        prev = rows[i].end_s;
+    }
+    within(mib, 96, 0.001, "MiB accounted by the rows");
+    within(rows[n - 1].host_gib_written * 1024, 96, 0.001, "host data written at the end");
+    cr_assert_gt(rows[0].slc_gib, 0);
+    close_fill(&f);
+}

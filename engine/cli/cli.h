@@ -25,7 +25,7 @@ typedef struct cli_config_args {
 } cli_config_args;
 
 /* getopt_long option values of the shared options. */
-enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK };
+enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \

@@ -1,23 +1,49 @@
 /* ssdlab run: a workload on a drive, with a printed summary. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
 
 static const char help[] =
-    "Usage: ssdlab run -d DRIVE [-c FILE]... [--set KEY=VALUE]... [--check]\n\n"
+    "Usage: ssdlab run -d DRIVE [-c FILE]... [--set KEY=VALUE]... [--check] [--timeseries CSV]\n\n"
     "Runs the built-in closed-loop workload (workload.* keys: pattern, read share,\n"
     "block size, queue depth, region, stop condition, preconditioning) on a drive\n"
     "and prints a summary. Workload files with phases and traces arrive with the\n"
     "workload system.\n\n"
     "Options:\n" CLI_CONFIG_HELP
     "      --check          run the FTL integrity checker after the run\n"
+    "      --timeseries CSV write the time series (one row per metrics.interval)\n"
     "  -h, --help           this help\n";
+
+static int write_timeseries(const ssd *d, const char *path)
+{
+    outfile o;
+    if (outfile_open(&o, path)) {
+        fprintf(stderr, "ssdlab run: cannot write '%s': %s\n", path, strerror(errno));
+        return EXIT_FAILED;
+    }
+    size_t n;
+    const ssd_interval *rows = ssd_intervals(d, &n);
+    fprintf(o.fp, "end_s,iops,mib_per_s,mean_latency_us,p99_latency_us,host_gib_written,flash_gib_written,free_blocks,"
+                  "slc_gib,erases,temperature_c\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(o.fp, "%.9g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%u,%.6g,%llu,%.4g\n", rows[i].end_s, rows[i].iops,
+                rows[i].mib_per_s, rows[i].mean_latency_us, rows[i].p99_latency_us, rows[i].host_gib_written,
+                rows[i].flash_gib_written, rows[i].free_blocks, rows[i].slc_gib, (unsigned long long)rows[i].erases,
+                rows[i].temperature_c);
+    if (outfile_commit(&o)) {
+        fprintf(stderr, "ssdlab run: cannot write '%s': %s\n", path, strerror(errno));
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
 
 static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const char *name, double seconds)
 {
@@ -32,13 +58,16 @@ static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const c
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    const char *timeseries = NULL;
     cli_config_args args = {0};
     bool check = false;
     int opt;
     while ((opt = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
         if (opt == OPT_CHECK) check = true;
+        else if (opt == OPT_TIMESERIES) timeseries = optarg;
         else if (opt == 'h') {
             cli_config_args_free(&args);
             return fputs(help, stdout), EXIT_OK;
@@ -101,7 +130,14 @@ int cmd_run(int argc, char **argv)
                r.requests ? 100.0 * (double)st.map_misses / (double)r.requests : 0.0, (unsigned long long)st.map_writebacks);
     printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", t1 - t0, wall,
            wall > 0 ? (double)r.requests / wall / 1e6 : 0.0);
+    if (st.erases) {
+        double lo, mean, hi;
+        ssd_erase_counts(d, &lo, &mean, &hi);
+        printf("  block erase counts: min %.0f, mean %.2f, max %.0f\n", lo, mean, hi);
+    }
     int rc = EXIT_OK;
+    ssd_close_interval(d);
+    if (timeseries) rc = write_timeseries(d, timeseries);
     if (check) {
         if (ftl_check(ssd_ftl(d), err, sizeof err)) {
             fprintf(stderr, "ssdlab run: integrity check failed: %s\n", err);

@@ -99,6 +99,8 @@ const cfg_key ssd_config_keys[] = {
     {"ftl.idle_time", CFG_TIME, "ms", "100ms", "0ns", "1h", NULL,
      "Time without host commands after which background work (GC, SLC folding) starts."},
 
+    {"metrics.interval", CFG_TIME, "s", "1s", "0ns", "1h", NULL,
+     "Length of one row of the time series (simulated time); 0 turns the time series off."},
     {"slc.cache", CFG_ENUM, NULL, "none", NULL, NULL, "none|static|dynamic",
      "SLC write cache: none; static (slc.size of user data in blocks kept in SLC mode); dynamic (SLC blocks taken from free blocks, up to slc.size and slc.dynamic_share of the free flash)."},
     {"slc.size", CFG_SIZE, "GiB", "0B", "0B", "1PB", NULL, "User data the SLC cache holds at most."},

@@ -166,26 +166,6 @@ static void admit(ssd *d, ssdlab_request *r)
     sim_schedule_at(d->s, end, d->on_fw_done, r, 0);
 }
 
-/* Latency bins as in HdrHistogram: exact below 64 ns, then 64 bins per
- * octave (at most 1.6 % wide) up to 2^42 ns (73 minutes). The index comes
- * from the bits of the latency, not from a search or a logarithm. */
-enum { SUB_BITS = 6, SUB = 1 << SUB_BITS, TOP_BIT = 42, LATENCY_BINS = (TOP_BIT - SUB_BITS + 1) * SUB };
-
-static size_t latency_bin(uint64_t ns)
-{
-    if (ns < SUB) return ns;
-    int msb = 63 - __builtin_clzll(ns);
-    size_t i = (size_t)(msb - SUB_BITS + 1) * SUB + ((ns >> (msb - SUB_BITS)) & (SUB - 1));
-    return i < LATENCY_BINS ? i : LATENCY_BINS - 1;
-}
-
-static double latency_bin_start(size_t i)
-{
-    if (i < SUB) return (double)i;
-    int msb = (int)(i / SUB) + SUB_BITS - 1;
-    return ldexp((double)(SUB + i % SUB), msb - SUB_BITS);
-}
-
 static void record(ssd *d, ssdlab_request *r)
 {
     uint64_t lat = r->finish - r->arrival;
@@ -193,6 +173,7 @@ static void record(ssd *d, ssdlab_request *r)
     d->bytes[r->op] += r->bytes;
     d->latency_sum[r->op] += (double)lat;
     d->latency[r->op]->bin[latency_bin(lat)] += 1;
+    metrics_completed(d, lat, r->bytes);
 }
 
 void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -257,6 +238,11 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     }
     d->buffer_units = p->write_buffer / p->unit;
     power_init(&d->power, c, p->dies);
+    if (metrics_init(d, cfg_uint(c, "metrics.interval"))) {
+        ssd_free(d);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     d->on_fw_done = sim_register_handler(s, "ssd.firmware_done", on_fw_done, d);
     d->on_read_sensed = sim_register_handler(s, "ssd.read_sensed", on_read_sensed, d);
     d->on_read_ready = sim_register_handler(s, "ssd.read_ready", on_read_ready, d);
@@ -285,6 +271,7 @@ void ssd_free(ssd *d)
     free(d->programmed);
     free(d->trim_pending);
     mapcache_free(&d->map);
+    metrics_free(d);
     free(d);
 }
 

@@ -23,6 +23,19 @@
 
 typedef struct ssd ssd;
 
+/* One row of the time series: what happened in one interval of simulated
+ * time (metrics.interval), and the drive's state at its end. */
+typedef struct ssd_interval {
+    double end_s;
+    double iops, mib_per_s;
+    double mean_latency_us, p99_latency_us;
+    double host_gib_written, flash_gib_written; /* since time 0 */
+    uint32_t free_blocks;                        /* usable by native data, all dies */
+    double slc_gib;                              /* user data the SLC-mode blocks can hold */
+    uint64_t erases;                             /* in the interval */
+    double temperature_c;
+} ssd_interval;
+
 /* Builds the drive on simulator s from configuration c. Returns NULL with a
  * message in err when the parameters are inconsistent or memory runs out. */
 ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen);
@@ -41,6 +54,12 @@ const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op);
 /* The latency below which a fraction q of completed requests of op fell. */
 double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q);
 void ssd_reset_stats(ssd *d);
+/* The time series so far (the interval under way is not included until
+ * ssd_close_interval). */
+const ssd_interval *ssd_intervals(const ssd *d, size_t *count);
+void ssd_close_interval(ssd *d);
+/* Erase counts over all blocks. */
+void ssd_erase_counts(const ssd *d, double *min, double *mean, double *max);
 
 /* Preconditioning fast path (no simulated time passes): writes every
  * logical unit once in order, then `overwrites` random single-unit writes

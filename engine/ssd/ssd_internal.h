@@ -5,6 +5,7 @@
 #ifndef SSDLAB_SSD_INTERNAL_H
 #define SSDLAB_SSD_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "mapcache.h"
@@ -90,6 +91,13 @@ struct ssd {
     uint64_t flash_reads, flash_programs, read_retries, suspends;
     gsl_rng *ecc_rng;
     uint64_t host_units0, gc_units0, erases0; /* at the last reset */
+    /* per-interval metrics */
+    sim_time_t interval, interval_end;
+    uint64_t *iv_bins; /* latency bins of the current interval */
+    uint64_t iv_requests, iv_bytes, iv_erases0;
+    double iv_latency_sum;
+    ssd_interval *rows;
+    size_t row_count, row_cap;
 };
 
 
@@ -123,6 +131,26 @@ static inline uint64_t bus_bytes(const ssd *d, uint32_t units)
 {
     uint64_t user = (uint64_t)units * d->p.unit;
     return user + user * d->p.spare_size / d->p.page_size;
+}
+
+/* Latency bins as in HdrHistogram: exact below 64 ns, then 64 bins per
+ * octave (at most 1.6 % wide) up to 2^42 ns (73 minutes). The index comes
+ * from the bits of the latency, not from a search or a logarithm. */
+enum { SUB_BITS = 6, SUB = 1 << SUB_BITS, TOP_BIT = 42, LATENCY_BINS = (TOP_BIT - SUB_BITS + 1) * SUB };
+
+static inline size_t latency_bin(uint64_t ns)
+{
+    if (ns < SUB) return ns;
+    int msb = 63 - __builtin_clzll(ns);
+    size_t i = (size_t)(msb - SUB_BITS + 1) * SUB + ((ns >> (msb - SUB_BITS)) & (SUB - 1));
+    return i < LATENCY_BINS ? i : LATENCY_BINS - 1;
+}
+
+static inline double latency_bin_start(size_t i)
+{
+    if (i < SUB) return (double)i;
+    int msb = (int)(i / SUB) + SUB_BITS - 1;
+    return ldexp((double)(SUB + i % SUB), msb - SUB_BITS);
 }
 
 /* ssd_flash.c */
@@ -161,6 +189,11 @@ void trim(ssd *d, ssdlab_request *r);
 void trim_clear(ssd *d, uint32_t lpn);
 void start_trim_worker(ssd *d);
 void on_trim_work(sim *s, void *ctx, void *obj, uint64_t arg);
+
+/* ssd_metrics.c */
+int metrics_init(ssd *d, sim_time_t interval);
+void metrics_free(ssd *d);
+void metrics_completed(ssd *d, uint64_t latency_ns, uint32_t bytes);
 
 /* ssd_map.c */
 void map_dirty(ssd *d, uint32_t lpn, uint32_t n);

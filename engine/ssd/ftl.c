@@ -326,27 +326,67 @@ void ftl_erase(ftl *f, uint32_t block)
     d->free[d->free_count++] = block;
 }
 
+/* Static wear levelling: when a die's erase counts spread by more than
+ * ftl.wear_leveling_spread, its least-worn closed block (cold data that GC
+ * never picks) is moved, so the block goes back into circulation. */
+uint32_t ftl_wear_victim(ftl *f, uint32_t die)
+{
+    uint32_t spread = f->p->wear_leveling_spread;
+    if (!spread) return FTL_NONE;
+    uint32_t first = die * f->p->blocks_per_die, coldest = FTL_NONE, most = 0;
+    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++) {
+        const ftl_block *blk = &f->blocks[b];
+        if (blk->erase_count > most) most = blk->erase_count;
+        if (blk->state == BLOCK_CLOSED && !blk->slc &&
+            (coldest == FTL_NONE || blk->erase_count < f->blocks[coldest].erase_count))
+            coldest = b;
+    }
+    if (coldest == FTL_NONE || most - f->blocks[coldest].erase_count <= spread) return FTL_NONE;
+    f->blocks[coldest].state = BLOCK_VICTIM;
+    return coldest;
+}
+
+/* Moves every valid unit of a victim to the die's GC stream and erases it.
+ * Returns the units moved, or -1 if the GC stream ran out of blocks. */
+static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
+{
+    const uint32_t U = f->p->units_per_block;
+    const uint32_t *units = &f->p2l[(size_t)victim * U];
+    uint32_t written = f->blocks[victim].write_ptr;
+    int64_t moved = 0;
+    for (uint32_t off = 0; off < written; off++) {
+        /* The mapping entries of units a few steps ahead are random
+         * accesses: fetch them while this one is moved. */
+        if (off + 16 < written && units[off + 16] != FTL_NONE) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
+        uint32_t lpn = units[off];
+        if (lpn == FTL_NONE) continue;
+        uint32_t to = ftl_alloc(f, die, STREAM_GC);
+        if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
+        ftl_map(f, lpn, to, true);
+        moved++;
+    }
+    ftl_erase(f, victim);
+    return moved;
+}
+
 uint64_t ftl_collect_now(ftl *f, uint32_t die)
 {
     uint64_t moved = 0;
-    const uint32_t U = f->p->units_per_block;
     while (ftl_free_blocks(f, die) <= f->p->gc_threshold) {
         uint32_t victim = ftl_pick_victim(f, die);
         if (victim == FTL_NONE) break;
-        const uint32_t *units = &f->p2l[(size_t)victim * U];
-        uint32_t written = f->blocks[victim].write_ptr;
-        for (uint32_t off = 0; off < written; off++) {
-            /* The mapping entries of units a few steps ahead are random
-             * accesses: fetch them while this one is moved. */
-            if (off + 16 < written && units[off + 16] != FTL_NONE) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
-            uint32_t lpn = units[off];
-            if (lpn == FTL_NONE) continue;
-            uint32_t to = ftl_alloc(f, die, STREAM_GC);
-            if (to == FTL_NONE) return moved; /* cannot happen while threshold >= 2 */
-            ftl_map(f, lpn, to, true);
-            moved++;
+        int64_t n = relocate_and_erase(f, die, victim);
+        if (n < 0) return moved;
+        moved += (uint64_t)n;
+    }
+    /* A wear-levelling move frees no space, so it is made only when GC has
+     * just left the die with more than it needs. */
+    if (ftl_free_blocks(f, die) > f->p->gc_threshold) {
+        uint32_t cold = ftl_wear_victim(f, die);
+        if (cold != FTL_NONE) {
+            int64_t n = relocate_and_erase(f, die, cold);
+            if (n > 0) moved += (uint64_t)n;
         }
-        ftl_erase(f, victim);
     }
     return moved;
 }

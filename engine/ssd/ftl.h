@@ -122,6 +122,9 @@ static inline uint32_t ftl_lookup(const ftl *f, uint32_t lpn) { return f->l2p[lp
 /* GC: picks a closed block of the die with the configured policy and marks
  * it as the victim (FTL_NONE if no closed block would free space). */
 uint32_t ftl_pick_victim(ftl *f, uint32_t die);
+/* Static wear levelling: the die's least-worn closed block, marked as a
+ * victim, when erase counts spread past ftl.wear_leveling_spread. */
+uint32_t ftl_wear_victim(ftl *f, uint32_t die);
 /* Erases a victim with no valid unit left and returns it to the free list. */
 void ftl_erase(ftl *f, uint32_t block);
 

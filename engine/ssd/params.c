@@ -96,6 +96,8 @@ const cfg_key ssd_config_keys[] = {
      "Striping of consecutive program units: across channels first, or across the dies of a channel first."},
     {"ftl.gc.background_threshold", CFG_UINT, NULL, "8", "0", "100000", NULL,
      "Free blocks per die below which idle time is used for garbage collection; 0 turns background GC off."},
+    {"ftl.wear_leveling_spread", CFG_UINT, NULL, "0", "0", "1000000", NULL,
+     "Static wear levelling: when a die's block erase counts spread by more than this, its least-worn block's (cold) data is moved; 0 turns it off."},
     {"ftl.idle_time", CFG_TIME, "ms", "100ms", "0ns", "1h", NULL,
      "Time without host commands after which background work (GC, SLC folding) starts."},
 
@@ -212,6 +214,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
     p->map_cached = strcmp(cfg_str(c, "ftl.mapping"), "cached") == 0;
     p->idle_time = cfg_uint(c, "ftl.idle_time");
+    p->wear_leveling_spread = (uint32_t)cfg_uint(c, "ftl.wear_leveling_spread");
     const char *slc = cfg_str(c, "slc.cache");
     p->slc = strcmp(slc, "static") == 0 ? SLC_STATIC : strcmp(slc, "dynamic") == 0 ? SLC_DYNAMIC : SLC_NONE;
     p->slc_dynamic_share = cfg_float(c, "slc.dynamic_share");

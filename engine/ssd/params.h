@@ -68,6 +68,7 @@ typedef struct ssd_params {
     uint32_t gc_policy; /* index into gc_policies (ftl.c) */
     uint32_t gc_d;
     uint32_t gc_background_threshold;
+    uint32_t wear_leveling_spread; /* 0: static wear levelling off */
     sim_time_t idle_time;
     alloc_order order;
 

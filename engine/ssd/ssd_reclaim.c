@@ -135,6 +135,10 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     retry_stalled(d);
     after_alloc(d, die);
     if (!ds->gc_active && d->stalled.head && d->p.slc_fold_when_full) fold_start(d, die, false);
+    if (!ds->gc_active && !was_fold && ftl_free_blocks(&d->f, die) > d->p.gc_threshold) {
+        uint32_t cold = ftl_wear_victim(&d->f, die);
+        if (cold != FTL_NONE) start_job(d, die, cold, false, was_background);
+    }
     if (!ds->gc_active && d->idle) {
         /* Idle folding at a set rate: the next block waits until the
          * drive-wide rate allows it. */

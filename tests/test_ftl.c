@@ -185,15 +185,51 @@ Test(ftl, victim_policies, .timeout = 600)
     cr_assert_lt(wa[2], wa[4], "cost-benefit %.3f vs random %.3f", wa[2], wa[4]);
 }
 
+static void names_match_choices(const char *key, const char *const *names)
+{
+    const cfg_key *k = cfg_schema_find(ssdlab_schema(), key);
+    char joined[256] = "";
+    for (int i = 0; names[i]; i++) {
+        if (i) strcat(joined, "|");
+        strcat(joined, names[i]);
+    }
+    cr_assert_str_eq(k->choices, joined, "key '%s'", key);
+}
+
 Test(ftl, policy_names_match_the_config_choices)
 {
-    const cfg_key *k = cfg_schema_find(ssdlab_schema(), "ftl.gc.policy");
-    char joined[256] = "";
-    for (int i = 0; gc_policy_names[i]; i++) {
-        if (i) strcat(joined, "|");
-        strcat(joined, gc_policy_names[i]);
+    names_match_choices("ftl.gc.policy", gc_policy_names);
+    names_match_choices("ftl.alloc_order", alloc_order_names);
+}
+
+/* Channel-first striping puts consecutive program units on different
+ * channels; die-first fills the dies of a channel first. */
+Test(ftl, allocation_orders)
+{
+    const char *orders[] = {"channel-first", "die-first"};
+    uint32_t want[2][4] = {{0, 2, 1, 3}, {0, 1, 2, 3}}; /* dies of the first 4 program units, 2 x 2 dies */
+    for (int o = 0; o < 2; o++) {
+        cfg *c = cfg_create(ssdlab_schema());
+        char set[64];
+        snprintf(set, sizeof set, "ftl.alloc_order=%s", orders[o]);
+        const char *sets[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.blocks_per_plane=64",
+                              "drive.user_capacity=5GB", set};
+        for (int i = 0; i < 5; i++) cfg_set_override(c, sets[i]);
+        ssd_params p;
+        char err[256];
+        cr_assert_eq(ssd_params_load(&p, c, err, sizeof err), 0, "%s", err);
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        ftl f;
+        ftl_init(&f, &p, r);
+        for (uint32_t pu = 0; pu < 4; pu++) {
+            uint32_t lpn = pu * p.units_per_program;
+            for (uint32_t k = 0; k < p.units_per_program; k++) ftl_write_now(&f, lpn + k);
+            cr_assert_eq(ftl_die_of(&f, ftl_lookup(&f, lpn)), want[o][pu], "%s: program unit %u", orders[o], pu);
+        }
+        ftl_free(&f);
+        gsl_rng_free(r);
+        cfg_free(c);
     }
-    cr_assert_str_eq(k->choices, joined);
 }
 
 /* Static wear levelling: hot writes to a tenth of the drive leave the

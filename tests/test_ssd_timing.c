@@ -357,3 +357,32 @@ Test(timing, suspend_lets_reads_past_programs)
                  (unsigned long long)plain);
     within((double)suspended, normal, 0.01, "read latency with suspend");
 }
+
+/* Transaction scheduling: with reads first, a read waits for at most the
+ * operation under way on its die; in arrival order it also waits for the
+ * programs queued before it, so its tail latency is longer. */
+Test(timing, reads_first_scheduling_shortens_read_tails)
+{
+    double p99[2];
+    const char *names[] = {"controller.scheduler=read-first", "controller.scheduler=fifo"};
+    for (int i = 0; i < 2; i++) {
+        bench b;
+        open_bench(&b, names[i], "workload.read_share=20%", "workload.queue_depth=32", "workload.requests=40000",
+                   "controller.write_buffer=16MiB", FAST_LINK);
+        run_bench(&b);
+        p99[i] = ssd_latency_quantile(b.d, SSDLAB_READ, 0.99);
+        close_bench(&b);
+    }
+    cr_assert_lt(p99[0] * 1.5, p99[1], "read p99: reads first %.0f ns, arrival order %.0f ns", p99[0], p99[1]);
+}
+
+Test(timing, scheduler_names_match_the_config_choices)
+{
+    const cfg_key *k = cfg_schema_find(ssdlab_schema(), "controller.scheduler");
+    char joined[256] = "";
+    for (int i = 0; scheduler_names[i]; i++) {
+        if (i) strcat(joined, "|");
+        strcat(joined, scheduler_names[i]);
+    }
+    cr_assert_str_eq(k->choices, joined);
+}

@@ -59,12 +59,25 @@ int ftl_enable_versions(ftl *f)
 
 /* --- allocation ---------------------------------------------------------- */
 
-static uint32_t die_at(const ftl *f, uint32_t k)
+/* Write allocation orders (ftl.alloc_order): the die that takes the k-th
+ * program unit of a stripe. Dies are numbered channel by channel. To add
+ * one: a function here, its name in alloc_order_names at the same place,
+ * and in the key's choices. */
+static uint32_t order_channel_first(const ssd_params *p, uint32_t k)
 {
-    const ssd_params *p = f->p;
-    if (p->order == ALLOC_DIE_FIRST) return k;
     return (k % p->channels) * p->dies_per_channel + k / p->channels;
 }
+
+static uint32_t order_die_first(const ssd_params *p, uint32_t k)
+{
+    (void)p;
+    return k;
+}
+
+const char *const alloc_order_names[] = {"channel-first", "die-first", NULL};
+static uint32_t (*const alloc_orders[])(const ssd_params *p, uint32_t k) = {order_channel_first, order_die_first};
+
+static uint32_t die_at(const ftl *f, uint32_t k) { return alloc_orders[f->p->order](f->p, k); }
 
 static bool open_has_room(const ftl *f, uint32_t die, ftl_stream s)
 {

@@ -145,5 +145,6 @@ int ftl_check(const ftl *f, char *err, size_t errlen);
 
 typedef uint32_t (*gc_policy_fn)(ftl *f, uint32_t die);
 extern const char *const gc_policy_names[];
+extern const char *const alloc_order_names[];
 
 #endif

@@ -58,6 +58,8 @@ const cfg_key ssd_config_keys[] = {
     {"controller.fw_per_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
      "Further firmware time per mapping unit of a command beyond the first."},
     {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
+    {"controller.scheduler", CFG_ENUM, NULL, "read-first", NULL, NULL, "read-first|fifo",
+     "Which queued operation a free die starts: reads first, then programs, then erases; or in arrival order."},
     {"controller.read_retry", CFG_FRACTION, NULL, "0", "0", "0.99", NULL,
      "Probability that a page read fails ECC and is read again (fresh block)."},
     {"controller.read_retry_wear", CFG_FRACTION, NULL, "0", "0", "0.99", NULL,
@@ -133,12 +135,16 @@ static double encoding_efficiency(const char *name)
 }
 
 extern const char *const gc_policy_names[];
+extern const char *const scheduler_names[];
+extern const char *const alloc_order_names[];
 
-static uint32_t policy_index(const char *name)
+/* A policy's place in its table of names; the keys' choices are those
+ * names (a test checks each table against its key). */
+static uint32_t policy_index(const char *const *names, const char *name)
 {
-    for (uint32_t i = 0; gc_policy_names[i]; i++)
-        if (strcmp(gc_policy_names[i], name) == 0) return i;
-    return 0; /* unreachable: the enum's choices are the policy names (tested) */
+    for (uint32_t i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0) return i;
+    return 0;
 }
 
 int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
@@ -189,6 +195,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->fw_per_unit = cfg_uint(c, "controller.fw_per_unit");
     p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
     p->write_buffer = cfg_uint(c, "controller.write_buffer");
+    p->scheduler = policy_index(scheduler_names, cfg_str(c, "controller.scheduler"));
     const char *trim = cfg_str(c, "controller.trim_mode");
     p->trim = strcmp(trim, "blocking") == 0    ? TRIM_BLOCKING
             : strcmp(trim, "throttled") == 0 ? TRIM_THROTTLED
@@ -208,9 +215,9 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
     p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");
     p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
-    p->gc_policy = policy_index(cfg_str(c, "ftl.gc.policy"));
+    p->gc_policy = policy_index(gc_policy_names, cfg_str(c, "ftl.gc.policy"));
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
-    p->order = strcmp(cfg_str(c, "ftl.alloc_order"), "die-first") == 0 ? ALLOC_DIE_FIRST : ALLOC_CHANNEL_FIRST;
+    p->order = policy_index(alloc_order_names, cfg_str(c, "ftl.alloc_order"));
     p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
     p->map_cached = strcmp(cfg_str(c, "ftl.mapping"), "cached") == 0;
     p->idle_time = cfg_uint(c, "ftl.idle_time");

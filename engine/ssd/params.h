@@ -17,7 +17,6 @@ enum { MAX_BITS_PER_CELL = 4 };
 
 typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_style;
 typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
-typedef enum alloc_order { ALLOC_CHANNEL_FIRST, ALLOC_DIE_FIRST } alloc_order;
 typedef enum slc_kind { SLC_NONE, SLC_STATIC, SLC_DYNAMIC } slc_kind;
 typedef enum trim_mode { TRIM_FREE, TRIM_BLOCKING, TRIM_THROTTLED, TRIM_DEFERRED } trim_mode;
 
@@ -45,6 +44,7 @@ typedef struct ssd_params {
     sim_time_t fw_read, fw_write, fw_trim, fw_per_unit;
     sim_time_t ecc_decode;
     uint64_t write_buffer; /* bytes */
+    uint32_t scheduler;    /* index into scheduler_names (ssd_flash.c) */
     trim_mode trim;
     double trim_ns_per_byte;  /* firmware work of trimming */
     double trim_share;        /* throttled: share of a core the work takes */
@@ -70,7 +70,7 @@ typedef struct ssd_params {
     uint32_t gc_background_threshold;
     uint32_t wear_leveling_spread; /* 0: static wear levelling off */
     sim_time_t idle_time;
-    alloc_order order;
+    uint32_t order; /* index into alloc_order_names (ftl.c) */
 
     /* mapping table: all in DRAM, or translation pages cached (DFTL) */
     bool map_cached;

@@ -23,6 +23,9 @@
 
 typedef struct ssd ssd;
 
+/* Names of the transaction scheduling policies, in controller.scheduler's order. */
+extern const char *const scheduler_names[];
+
 /* One row of the time series: what happened in one interval of simulated
  * time (metrics.interval), and the drive's state at its end. */
 typedef struct ssd_interval {

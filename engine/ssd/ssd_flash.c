@@ -85,6 +85,30 @@ static txn *take_class(die_state *ds, int c)
     return t;
 }
 
+/* Transaction scheduling policies (controller.scheduler): which queued
+ * operation a free die starts. To add one: a function here, its name in
+ * scheduler_names at the same place, and in the key's choices. */
+static txn *pick_read_first(die_state *ds)
+{
+    txn *t = take_class(ds, CLASS_READ);
+    if (!t) t = take_class(ds, CLASS_PROGRAM);
+    if (!t) t = take_class(ds, CLASS_ERASE);
+    return t;
+}
+
+/* In arrival order, whatever the kind: the baseline reads-first is
+ * measured against. */
+static txn *pick_fifo(die_state *ds)
+{
+    int best = -1;
+    for (int c = 0; c < CLASSES; c++)
+        if (ds->head[c] && (best < 0 || ds->head[c]->seq < ds->head[best]->seq)) best = c;
+    return best < 0 ? NULL : take_class(ds, best);
+}
+
+const char *const scheduler_names[] = {"read-first", "fifo", NULL};
+static txn *(*const schedulers[])(die_state *ds) = {pick_read_first, pick_fifo};
+
 static bool die_has_work(const die_state *ds)
 {
     return ds->head[CLASS_READ] || ds->suspended || ds->head[CLASS_PROGRAM] || ds->head[CLASS_ERASE];
@@ -137,17 +161,15 @@ void die_kick(ssd *d, uint32_t die)
         sim_schedule_at(d->s, ds->busy_until, d->on_die_free, ds, die);
         return;
     }
-    txn *t = take_class(ds, CLASS_READ);
-    if (!t && ds->suspended) {
+    if (ds->suspended && !ds->head[CLASS_READ]) {
         /* Resume what a read suspended before starting anything new. */
-        t = ds->suspended;
+        txn *t = ds->suspended;
         ds->suspended = NULL;
         ds->busy = true;
         run_long_op(d, ds, t, now + ds->suspended_left, t->kind == TX_ERASE ? d->on_erase_done : d->on_program_done);
         return;
     }
-    if (!t) t = take_class(ds, CLASS_PROGRAM);
-    if (!t) t = take_class(ds, CLASS_ERASE);
+    txn *t = schedulers[d->p.scheduler](ds);
     ds->busy = true;
     /* Thermal throttling stretches the array operations. */
     double slow = d->power.thermal && power_throttled(&d->power, now) ? d->power.throttle_slowdown : 1.0;
@@ -188,6 +210,7 @@ void die_enqueue(ssd *d, txn *t, int cls)
 {
     die_state *ds = &d->dies[t->die];
     t->next = NULL;
+    t->seq = d->txn_seq++;
     if (ds->tail[cls]) ds->tail[cls]->next = t;
     else ds->head[cls] = t;
     ds->tail[cls] = t;

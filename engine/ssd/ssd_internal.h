@@ -26,6 +26,7 @@ typedef struct txn {
     uint8_t kind, stream;
     bool data_in;        /* cache program: data already moved in, ready at `ready` */
     sim_time_t ready;
+    uint64_t seq;        /* enqueue order, for schedulers that need it */
 } txn;
 
 typedef struct die_state {
@@ -60,6 +61,7 @@ struct ssd {
     sim_time_t *channel_free, *core_free;
     sim_time_t link_free[2];
     uint32_t *programmed; /* per block: units whose program completed */
+    uint64_t txn_seq;
     /* transaction pool */
     txn *free_txns;
     txn **txn_slabs;

@@ -44,7 +44,7 @@ typedef struct ssdlab_stats {
     uint64_t bytes[3];
     double latency_sum_ns[3];
     uint64_t host_units_written, gc_units_written, erases;
-    uint64_t flash_reads, flash_programs, read_retries, suspends;
+    uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     double write_amplification; /* flash units programmed / host units written */
     double energy_j, average_power_w;   /* since time 0 */

@@ -386,3 +386,27 @@ Test(timing, scheduler_names_match_the_config_choices)
     }
     cr_assert_str_eq(k->choices, joined);
 }
+
+/* DRAM read cache: a region that fits is read from flash once; a region
+ * four times the cache hits about a quarter of the time (uniform access). */
+static double read_cache_hit_rate(const char *region)
+{
+    bench b;
+    open_bench(&b, "controller.read_cache=16MiB", "workload.region_size=16MiB", region, "workload.queue_depth=4",
+               "workload.requests=100000", "workload.warmup=20000");
+    run_bench(&b);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    double rate = (double)st.read_cache_hits / (double)st.completed[SSDLAB_READ];
+    /* each read is a hit or a flash read (up to the 4 in flight at the reset) */
+    double diff = (double)(st.flash_reads + st.read_cache_hits) - (double)st.completed[SSDLAB_READ];
+    cr_assert(fabs(diff) <= 4, "hits + flash reads - reads = %.0f", diff);
+    close_bench(&b);
+    return rate;
+}
+
+Test(timing, read_cache_hits)
+{
+    within(read_cache_hit_rate("workload.region_size=8MiB"), 1.0, 0.001, "hit rate, region half the cache");
+    within(read_cache_hit_rate("workload.region_size=64MiB"), 0.25, 0.05, "hit rate, region 4 x the cache");
+}

@@ -64,6 +64,8 @@ static bool place_write(ssd *d, ssdlab_request *r)
         if (d->trim_pending_units)
             for (uint32_t k = 0; k < got; k++) trim_clear(d, lpn0 + r->placed + k);
         if (d->p.map_cached) map_dirty(d, lpn0 + r->placed, got);
+        if (d->rcache.sets)
+            for (uint32_t k = 0; k < got; k++) readcache_invalidate(&d->rcache, lpn0 + r->placed + k);
         if ((ftl_offset_of(&d->f, ppa) + got) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa)) == 0)
             ftl_advance_host_die(&d->f);
         fill_program_unit(d, die, s, ppa, got);
@@ -105,6 +107,10 @@ static void start_read(ssd *d, ssdlab_request *r)
          * the write buffer: no flash. */
         if (ppa == FTL_NONE || ftl_offset_of(&d->f, ppa) >= d->programmed[ftl_block_of(&d->f, ppa)]) continue;
         if (d->trim_pending_units && trim_is_pending(d, lpn0 + i)) continue;
+        if (d->rcache.sets && readcache_lookup(&d->rcache, lpn0 + i)) {
+            d->rcache_hits++;
+            continue;
+        }
         if (open && ppa == open->ppa + open->units && ppa / upp == open->ppa / upp) {
             open->units++;
             continue;
@@ -238,6 +244,11 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     }
     d->buffer_units = p->write_buffer / p->unit;
     power_init(&d->power, c, p->dies);
+    if (readcache_init(&d->rcache, p->read_cache / p->unit)) {
+        ssd_free(d);
+        snprintf(err, errlen, "out of memory for the read cache");
+        return NULL;
+    }
     if (metrics_init(d, cfg_uint(c, "metrics.interval"))) {
         ssd_free(d);
         snprintf(err, errlen, "out of memory");
@@ -272,6 +283,7 @@ void ssd_free(ssd *d)
     free(d->trim_pending);
     mapcache_free(&d->map);
     metrics_free(d);
+    readcache_free(&d->rcache);
     free(d);
 }
 
@@ -322,6 +334,7 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->map_writebacks = d->map_programs;
     s->flash_programs = d->flash_programs;
     s->read_retries = d->read_retries;
+    s->read_cache_hits = d->rcache_hits;
     s->suspends = d->suspends;
     s->write_amplification =
         s->host_units_written ? (double)(s->host_units_written + s->gc_units_written) / (double)s->host_units_written : NAN;
@@ -334,7 +347,7 @@ void ssd_reset_stats(ssd *d)
     memset(d->bytes, 0, sizeof d->bytes);
     memset(d->latency_sum, 0, sizeof d->latency_sum);
     for (int op = 0; op < 3; op++) gsl_histogram_reset(d->latency[op]);
-    d->flash_reads = d->flash_programs = d->read_retries = d->suspends = 0;
+    d->flash_reads = d->flash_programs = d->read_retries = d->suspends = d->rcache_hits = 0;
     d->map_misses = d->map_programs = 0;
     d->host_units0 = d->f.units_written[STREAM_HOST];
     d->gc_units0 = d->f.units_written[STREAM_GC];

@@ -300,6 +300,9 @@ void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
         return;
     }
     ssdlab_request *r = t->req;
+    if (d->rcache.sets)
+        for (uint32_t k = 0; k < t->units; k++)
+            if (d->f.p2l[t->ppa + k] != FTL_NONE) readcache_insert(&d->rcache, d->f.p2l[t->ppa + k]);
     free_txn(d, t);
     if (--r->pending == 0) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
     (void)s;

@@ -10,6 +10,7 @@
 
 #include "mapcache.h"
 #include "power.h"
+#include "readcache.h"
 #include "ssd.h"
 
 enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
@@ -77,6 +78,8 @@ struct ssd {
     bool idle;
     sim_event idle_timer;
     power_model power;
+    readcache rcache;
+    uint64_t rcache_hits;
     /* cached mapping (DFTL) */
     mapcache map;
     uint64_t map_misses, map_programs;

@@ -73,12 +73,16 @@ void trim(ssd *d, ssdlab_request *r)
             uint32_t lpn = lpn0 + i;
             if (ftl_lookup(&d->f, lpn) == FTL_NONE || trim_is_pending(d, lpn)) continue;
             d->trim_pending[lpn >> 6] |= UINT64_C(1) << (lpn & 63);
+            readcache_invalidate(&d->rcache, lpn);
             d->trim_pending_units++;
         }
         complete_at(d, r, now);
         return;
     }
-    for (uint32_t i = 0; i < n; i++) ftl_trim(&d->f, lpn0 + i);
+    for (uint32_t i = 0; i < n; i++) {
+        ftl_trim(&d->f, lpn0 + i);
+        readcache_invalidate(&d->rcache, lpn0 + i);
+    }
     if (d->p.trim == TRIM_BLOCKING) {
         /* Every core is held: no command is served until the work is done. */
         sim_time_t start = now;

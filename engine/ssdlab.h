@@ -30,6 +30,7 @@ struct ssdlab_request {
     void *user;
     /* set by the model */
     ssdlab_time arrival; /* submitted */
+    ssdlab_time start;   /* a firmware core took it up */
     ssdlab_time finish;  /* completed */
     /* private to the model */
     ssdlab_done_fn done;
@@ -37,6 +38,7 @@ struct ssdlab_request {
     ssdlab_request *next;
     uint32_t pending;
     uint32_t placed;
+    uint32_t merged; /* partial write: its edge units were read for merging */
 };
 
 typedef struct ssdlab_stats {

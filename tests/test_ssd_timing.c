@@ -410,3 +410,56 @@ Test(timing, read_cache_hits)
     within(read_cache_hit_rate("workload.region_size=8MiB"), 1.0, 0.001, "hit rate, region half the cache");
     within(read_cache_hit_rate("workload.region_size=64MiB"), 0.25, 0.05, "hit rate, region 4 x the cache");
 }
+
+/* Read-modify-write: a 512 B write into a 4 KiB unit held in flash first
+ * reads the unit (tR + bus + ECC), then goes on as a write; an aligned
+ * 4 KiB write does not read. One write on a filled drive each. */
+static sim_time_t one_write_latency(uint64_t offset, uint32_t bytes, uint64_t *flash_reads)
+{
+    bench b;
+    open_bench(&b, FAST_LINK);
+    workload_precondition(b.w);
+    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = offset, .bytes = bytes, .done = nothing};
+    cr_assert_eq(ssd_submit(b.d, &w), 0);
+    sim_run(b.s, SIM_TIME_MAX);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    *flash_reads = st.flash_reads;
+    close_bench(&b);
+    return w.finish - w.arrival;
+}
+
+Test(timing, partial_writes_read_modify_write)
+{
+    uint64_t reads_whole, reads_part, reads_spanning;
+    double whole = (double)one_write_latency(1 << 20, 4096, &reads_whole);
+    double part = (double)one_write_latency((1 << 20) + 1024, 512, &reads_part);
+    cr_assert_eq(reads_whole, 0);
+    cr_assert_eq(reads_part, 1);
+    /* the 512 B write also moves 3.5 KiB less over the link */
+    double link_saved = (4096.0 - 512) / (8 * 4 * 128.0 / 130 * 0.92 / 8);
+    within(part - whole, 50000 + bus_4k + 2000 - link_saved, 0.01, "extra latency of a partial write");
+    /* 5 KiB from the middle of a unit to the middle of the next: both edge
+     * units are merged */
+    one_write_latency((1 << 20) + 2048, 5120, &reads_spanning);
+    cr_assert_eq(reads_spanning, 2);
+}
+
+/* Per-die counters: at QD1 with 4 dies, each die serves about a quarter of
+ * the reads and is busy tR + bus per read. */
+Test(timing, per_die_counters)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=1", "workload.requests=20000", "workload.warmup=0");
+    run_bench(&b);
+    uint64_t reads = 0;
+    for (uint32_t die = 0; die < 4; die++) {
+        ssd_die_counts dc;
+        ssd_die_stats(b.d, die, &dc);
+        within((double)dc.reads, 5000, 0.05, "reads of one die");
+        within((double)dc.busy_ns, (double)dc.reads * (50000 + bus_4k), 0.001, "busy time of one die");
+        reads += dc.reads;
+    }
+    cr_assert_eq(reads, 20000);
+    close_bench(&b);
+}

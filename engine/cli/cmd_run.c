@@ -130,6 +130,15 @@ int cmd_run(int argc, char **argv)
                r.requests ? 100.0 * (double)st.map_misses / (double)r.requests : 0.0, (unsigned long long)st.map_writebacks);
     printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", t1 - t0, wall,
            wall > 0 ? (double)r.requests / wall / 1e6 : 0.0);
+    double busy_sum = 0, busy_max = 0;
+    for (uint32_t die = 0; die < p->dies; die++) {
+        ssd_die_counts dc;
+        ssd_die_stats(d, die, &dc);
+        double u = sim_now(s) ? (double)dc.busy_ns / (double)sim_now(s) : 0;
+        busy_sum += u;
+        if (u > busy_max) busy_max = u;
+    }
+    printf("  die busy time: mean %.1f%%, busiest %.1f%% (since time 0)\n", 100 * busy_sum / p->dies, 100 * busy_max);
     if (st.erases) {
         double lo, mean, hi;
         ssd_erase_counts(d, &lo, &mean, &hi);

@@ -124,6 +124,31 @@ static void start_read(ssd *d, ssdlab_request *r)
     if (!r->pending) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
 }
 
+/* A write that covers part of a mapping unit must merge the rest of the
+ * unit's old data: the edge units held in flash are read first
+ * (read-modify-write). Returns true when such reads were issued. */
+static bool read_partial_edges(ssd *d, ssdlab_request *r)
+{
+    uint32_t unit = d->p.unit;
+    uint32_t head = first_unit(d, r), tail = (uint32_t)((r->offset + r->bytes - 1) / unit);
+    bool head_partial = r->offset % unit != 0, tail_partial = (r->offset + r->bytes) % unit != 0;
+    uint32_t edges[2], n = 0;
+    if (head_partial) edges[n++] = head;
+    if (tail_partial && (tail != head || !head_partial)) edges[n++] = tail;
+    r->pending = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ppa = ftl_lookup(&d->f, edges[i]);
+        /* nothing to merge, or the old data is in the buffer already */
+        if (ppa == FTL_NONE || ftl_offset_of(&d->f, ppa) >= d->programmed[ftl_block_of(&d->f, ppa)]) continue;
+        if (d->trim_pending_units && trim_is_pending(d, edges[i])) continue;
+        txn *t = new_txn(d, TX_RMW_READ, ftl_die_of(&d->f, ppa), ppa, 1);
+        t->req = r;
+        r->pending++;
+        die_enqueue(d, t, CLASS_READ);
+    }
+    return r->pending > 0;
+}
+
 /* The request's work after the firmware stage (and, with a cached mapping,
  * once its translation pages are in the cache). */
 void continue_request(ssd *d, ssdlab_request *r)
@@ -132,6 +157,7 @@ void continue_request(ssd *d, ssdlab_request *r)
     switch (r->op) {
     case SSDLAB_READ: start_read(d, r); break;
     case SSDLAB_WRITE:
+        if (!r->merged && read_partial_edges(d, r)) break;
         r->placed = 0;
         if (!d->buffer_wait.head && d->buffer_used + units_of(d, r) <= d->buffer_units) start_data_in(d, r);
         else q_push(&d->buffer_wait, r);
@@ -167,7 +193,8 @@ static void admit(ssd *d, ssdlab_request *r)
     sim_time_t cost = r->op == SSDLAB_READ ? d->p.fw_read : r->op == SSDLAB_WRITE ? d->p.fw_write : d->p.fw_trim;
     cost += (sim_time_t)(units_of(d, r) - 1) * d->p.fw_per_unit;
     power_deposit(&d->power, (double)cost * 1e-9 * d->power.controller_active_extra_w);
-    sim_time_t end = max_time(sim_now(d->s), d->core_free[best]) + cost;
+    r->start = max_time(sim_now(d->s), d->core_free[best]);
+    sim_time_t end = r->start + cost;
     d->core_free[best] = end;
     sim_schedule_at(d->s, end, d->on_fw_done, r, 0);
 }
@@ -202,6 +229,7 @@ int ssd_submit(ssd *d, ssdlab_request *r)
     if (r->bytes == 0 || r->offset >= capacity || r->bytes > capacity - r->offset || (unsigned)r->op > SSDLAB_TRIM)
         return -1;
     r->arrival = sim_now(d->s);
+    r->merged = 0;
     if (d->outstanding >= d->p.max_queue_depth) q_push(&d->admission, r);
     else admit(d, r);
     return 0;
@@ -339,6 +367,12 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->write_amplification =
         s->host_units_written ? (double)(s->host_units_written + s->gc_units_written) / (double)s->host_units_written : NAN;
     s->now = sim_now(d->s);
+}
+
+void ssd_die_stats(const ssd *d, uint32_t die, ssd_die_counts *out)
+{
+    const die_state *ds = &d->dies[die];
+    *out = (ssd_die_counts){ds->busy_ns, ds->reads, ds->programs, ds->erases};
 }
 
 void ssd_reset_stats(ssd *d)

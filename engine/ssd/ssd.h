@@ -61,6 +61,12 @@ void ssd_reset_stats(ssd *d);
  * ssd_close_interval). */
 const ssd_interval *ssd_intervals(const ssd *d, size_t *count);
 void ssd_close_interval(ssd *d);
+/* One die's busy time and operations since time 0. */
+typedef struct ssd_die_counts {
+    sim_time_t busy_ns;
+    uint64_t reads, programs, erases;
+} ssd_die_counts;
+void ssd_die_stats(const ssd *d, uint32_t die, ssd_die_counts *out);
 /* Erase counts over all blocks. */
 void ssd_erase_counts(const ssd *d, double *min, double *mean, double *max);
 

@@ -176,10 +176,12 @@ void die_kick(ssd *d, uint32_t die)
     switch (t->kind) {
     case TX_MAP_READ:
     case TX_READ:
+    case TX_RMW_READ:
     case TX_GC_READ: {
         /* translation pages are kept in SLC mode */
         sim_time_t tr = (sim_time_t)((double)(t->kind == TX_MAP_READ ? d->p.t_read_slc : read_time(d, t->ppa)) * slow);
         ds->busy_ns += tr;
+        ds->reads++;
         d->flash_reads++;
         power_deposit(&d->power, (double)tr * 1e-9 * d->power.die_read_w);
         sim_schedule_in(d->s, tr, d->on_read_sensed, t, 0);
@@ -190,6 +192,7 @@ void die_kick(ssd *d, uint32_t die)
         sim_time_t in_end = t->data_in ? max_time(now, t->ready) : channel_transfer(d, die, now, bus_bytes(d, t->units));
         sim_time_t tp = (sim_time_t)((double)(t->kind == TX_MAP_PROGRAM ? d->p.t_prog_slc : program_time(d, t->ppa)) * slow);
         ds->busy_ns += in_end + tp - now;
+        ds->programs++;
         d->flash_programs++;
         power_deposit(&d->power, (double)tp * 1e-9 * d->power.die_program_w);
         run_long_op(d, ds, t, in_end + tp, d->on_program_done);
@@ -199,6 +202,7 @@ void die_kick(ssd *d, uint32_t die)
     case TX_ERASE: {
         sim_time_t te = (sim_time_t)((double)(d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase) * slow);
         ds->busy_ns += te;
+        ds->erases++;
         power_deposit(&d->power, (double)te * 1e-9 * d->power.die_erase_w);
         run_long_op(d, ds, t, now + te, d->on_erase_done);
         break;
@@ -290,6 +294,15 @@ void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
     }
     if (t->kind == TX_GC_READ) {
         gc_read_done(d, t);
+        return;
+    }
+    if (t->kind == TX_RMW_READ) {
+        ssdlab_request *waiting = t->req;
+        free_txn(d, t);
+        if (--waiting->pending == 0) {
+            waiting->merged = 1;
+            continue_request(d, waiting);
+        }
         return;
     }
     if (t->kind == TX_MAP_READ) {

@@ -17,7 +17,7 @@ enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
 enum { LINK_TO_HOST, LINK_TO_DEVICE };
 enum { GC_READ_WINDOW = 8 };
 
-typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_MAP_PROGRAM } txn_kind;
+typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_MAP_PROGRAM, TX_RMW_READ } txn_kind;
 enum { STREAM_MAP = STREAM_COUNT }; /* translation pages: not host data, not FTL blocks */
 
 typedef struct txn {
@@ -35,6 +35,7 @@ typedef struct die_state {
     sim_time_t busy_until; /* the die holds data in its register until then */
     bool busy;             /* an operation (or a deferred start) is under way */
     sim_time_t busy_ns;
+    uint64_t reads, programs, erases;
     /* the program or erase under way, for suspension */
     txn *active;
     sim_event active_event;

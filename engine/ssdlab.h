@@ -27,6 +27,7 @@ struct ssdlab_request {
     ssdlab_op op;
     uint64_t offset; /* bytes; reads and writes are widened to whole mapping units */
     uint32_t bytes;
+    uint32_t queue; /* submission queue (NVMe), below host.queues */
     void *user;
     /* set by the model */
     ssdlab_time arrival; /* submitted */

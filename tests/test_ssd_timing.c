@@ -463,3 +463,32 @@ Test(timing, per_die_counters)
     cr_assert_eq(reads, 20000);
     close_bench(&b);
 }
+
+/* NVMe submission queues: each holds host.max_queue_depth commands; more
+ * wait at the host, queue by queue. */
+Test(timing, submission_queues_limit_outstanding_commands)
+{
+    bench b;
+    open_bench(&b, FAST_LINK, "host.queues=4", "host.max_queue_depth=8");
+    static ssdlab_request reqs[40];
+    for (int i = 0; i < 40; i++) {
+        reqs[i] = (ssdlab_request){.op = SSDLAB_READ, .offset = (uint64_t)i * 4096, .bytes = 4096, .done = nothing,
+                                   .queue = i < 20 ? 0 : 1 + i % 3};
+        cr_assert_eq(ssd_submit(b.d, &reqs[i]), 0);
+    }
+    /* queue 0: 8 of 20 admitted; queues 1-3: 20 commands spread 7/7/6, all fit */
+    cr_assert_eq(ssd_outstanding(b.d), 8 + 20);
+    ssdlab_request bad = {.op = SSDLAB_READ, .offset = 0, .bytes = 4096, .done = nothing, .queue = 4};
+    cr_assert_eq(ssd_submit(b.d, &bad), -1, "queue 4 does not exist");
+    sim_run(b.s, SIM_TIME_MAX);
+    cr_assert_eq(ssd_outstanding(b.d), 0);
+    for (int i = 0; i < 40; i++) cr_assert_gt(reqs[i].finish, 0);
+    close_bench(&b);
+    cfg *c = cfg_create(ssdlab_schema());
+    cfg_set_override(c, "host.queues=2");
+    ssd_params p;
+    char err[256];
+    cr_assert_eq(ssd_params_load(&p, c, err, sizeof err), -1);
+    cr_assert(strstr(err, "SATA has one command queue"), "%s", err);
+    cfg_free(c);
+}

@@ -83,7 +83,10 @@ const cfg_key ssd_config_keys[] = {
     {"host.protocol_efficiency", CFG_FRACTION, NULL, "0.92", "0.1", "1", NULL,
      "Share of the coded link rate left for data after framing and protocol overhead."},
     {"host.command_overhead", CFG_TIME, "us", "1us", "0ns", "1ms", NULL, "Link time of a command and its completion, besides data."},
-    {"host.max_queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Commands the drive accepts at once (SATA NCQ: 32)."},
+    {"host.max_queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL,
+     "Commands each submission queue holds; more wait at the host (SATA NCQ: 32; NVMe: up to 65536)."},
+    {"host.queues", CFG_UINT, NULL, "1", "1", "65535", NULL,
+     "Submission queues (NVMe; SATA has one). A request names its queue; the controller fetches commands in arrival order."},
 
     {"ftl.mapping_unit", CFG_SIZE, "KiB", "4KiB", "512B", "64KiB", NULL, "Granularity of the page-level mapping table."},
     {"ftl.mapping", CFG_ENUM, NULL, "dram", NULL, NULL, "dram|cached",
@@ -214,6 +217,10 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
                            cfg_float(c, "host.protocol_efficiency") / 8.0;
     p->link_command = cfg_uint(c, "host.command_overhead");
     p->max_queue_depth = (uint32_t)cfg_uint(c, "host.max_queue_depth");
+    p->host_queues = (uint32_t)cfg_uint(c, "host.queues");
+    if (p->host == HOST_SATA && p->host_queues > 1)
+        return fail(err, errlen, "key 'host.queues' is %u, but SATA has one command queue; expected 1 or host.interface=nvme",
+                    p->host_queues);
 
     p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
     p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");

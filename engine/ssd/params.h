@@ -55,7 +55,8 @@ typedef struct ssd_params {
     host_kind host;
     double link_bytes_per_ns; /* payload rate after line coding and protocol overhead */
     sim_time_t link_command;  /* per-command overhead on the link */
-    uint32_t max_queue_depth;
+    uint32_t max_queue_depth; /* per submission queue */
+    uint32_t host_queues;
 
     /* firmware policy */
     uint32_t unit;           /* mapping unit, bytes */

@@ -179,6 +179,7 @@ void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
 static void admit(ssd *d, ssdlab_request *r)
 {
     d->outstanding++;
+    d->queue_outstanding[r->queue]++;
     d->idle = false;
     if (d->idle_timer) {
         sim_cancel(d->s, d->idle_timer);
@@ -216,8 +217,9 @@ void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     ssdlab_request *r = obj;
     r->finish = sim_now(s);
     d->outstanding--;
+    d->queue_outstanding[r->queue]--;
     record(d, r);
-    if (d->admission.head) admit(d, q_pop(&d->admission));
+    if (d->admission[r->queue].head) admit(d, q_pop(&d->admission[r->queue]));
     else if (d->outstanding == 0 && !d->idle_timer)
         d->idle_timer = sim_schedule_cancellable_in(s, d->p.idle_time, d->on_idle, d, 0);
     r->done(r, r->done_ctx);
@@ -226,11 +228,12 @@ void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
 int ssd_submit(ssd *d, ssdlab_request *r)
 {
     uint64_t capacity = d->p.logical_units * d->p.unit;
-    if (r->bytes == 0 || r->offset >= capacity || r->bytes > capacity - r->offset || (unsigned)r->op > SSDLAB_TRIM)
+    if (r->bytes == 0 || r->offset >= capacity || r->bytes > capacity - r->offset || (unsigned)r->op > SSDLAB_TRIM ||
+        r->queue >= d->p.host_queues)
         return -1;
     r->arrival = sim_now(d->s);
     r->merged = 0;
-    if (d->outstanding >= d->p.max_queue_depth) q_push(&d->admission, r);
+    if (d->queue_outstanding[r->queue] >= d->p.max_queue_depth) q_push(&d->admission[r->queue], r);
     else admit(d, r);
     return 0;
 }
@@ -254,7 +257,9 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->channel_free = calloc(p->channels, sizeof *d->channel_free);
     d->core_free = calloc(p->cores, sizeof *d->core_free);
     d->programmed = calloc(nblocks, sizeof *d->programmed);
-    bool ok = d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
+    d->queue_outstanding = calloc(p->host_queues, sizeof *d->queue_outstanding);
+    d->admission = calloc(p->host_queues, sizeof *d->admission);
+    bool ok = d->queue_outstanding && d->admission && d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
               add_txn_slab(d) == 0;
     if (ok && p->map_cached) ok = mapcache_init(&d->map, p->map_pages, p->map_cache_pages) == 0;
     if (ok && p->trim == TRIM_DEFERRED)
@@ -312,6 +317,8 @@ void ssd_free(ssd *d)
     mapcache_free(&d->map);
     metrics_free(d);
     readcache_free(&d->rcache);
+    free(d->queue_outstanding);
+    free(d->admission);
     free(d);
 }
 

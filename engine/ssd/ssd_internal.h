@@ -70,7 +70,9 @@ struct ssd {
     size_t txn_slab_count, txn_count;
     /* host side */
     uint32_t outstanding;
-    req_queue admission, buffer_wait, stalled;
+    uint32_t *queue_outstanding; /* per submission queue */
+    req_queue *admission;        /* per submission queue: commands beyond its depth */
+    req_queue buffer_wait, stalled;
     uint64_t buffer_units, buffer_used;
     /* handlers */
     sim_handler_id on_fw_done, on_read_sensed, on_read_ready, on_program_done, on_erase_done, on_die_free,

@@ -71,6 +71,8 @@ static void issue(workload *w, ssdlab_request *r)
     r->bytes = (uint32_t)w->block;
     r->done = on_done;
     r->done_ctx = w;
+    /* slots spread over the submission queues, like one thread per queue */
+    r->queue = (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
     w->issued++;
     ssd_submit(w->d, r);
 }

@@ -492,3 +492,35 @@ Test(timing, submission_queues_limit_outstanding_commands)
     cr_assert(strstr(err, "SATA has one command queue"), "%s", err);
     cfg_free(c);
 }
+
+/* Buffer flush: ten 4 KiB writes fill less than a program unit. With
+ * controller.flush=full they wait in the buffer (a read of them touches no
+ * flash); with idle, the unit is padded and programmed once the drive idles,
+ * and the same read goes to the flash. */
+static uint64_t flash_reads_after_idle(const char *flush)
+{
+    bench b;
+    open_bench(&b, flush, "ftl.idle_time=1ms", "workload.precondition=none");
+    static ssdlab_request w[10];
+    for (int i = 0; i < 10; i++) {
+        w[i] = (ssdlab_request){.op = SSDLAB_WRITE, .offset = (uint64_t)i * 4096, .bytes = 4096, .done = nothing};
+        cr_assert_eq(ssd_submit(b.d, &w[i]), 0);
+    }
+    sim_run(b.s, SIM_TIME_MAX); /* writes complete, the drive idles, any flush runs */
+    ssd_reset_stats(b.d);
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 4096, .bytes = 4096, .done = nothing};
+    cr_assert_eq(ssd_submit(b.d, &r), 0);
+    sim_run(b.s, SIM_TIME_MAX);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    char err[256];
+    cr_assert_eq(ftl_check(ssd_ftl(b.d), err, sizeof err), 0, "%s", err);
+    close_bench(&b);
+    return st.flash_reads;
+}
+
+Test(timing, idle_flush_programs_part_filled_units)
+{
+    cr_assert_eq(flash_reads_after_idle("controller.flush=full"), 0);
+    cr_assert_eq(flash_reads_after_idle("controller.flush=idle"), 1);
+}

@@ -58,6 +58,8 @@ const cfg_key ssd_config_keys[] = {
     {"controller.fw_per_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
      "Further firmware time per mapping unit of a command beyond the first."},
     {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
+    {"controller.flush", CFG_ENUM, NULL, "full", NULL, NULL, "full|idle",
+     "When buffered writes are programmed: once a program unit is full; or also, padded, when the drive falls idle (data leaves the buffer sooner, at the cost of padding)."},
     {"controller.read_cache", CFG_SIZE, "MiB", "0B", "0B", "64GiB", NULL,
      "DRAM read cache of recently read mapping units (8-way set associative, LRU); 0 means none."},
     {"controller.scheduler", CFG_ENUM, NULL, "read-first", NULL, NULL, "read-first|fifo",
@@ -201,6 +203,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
     p->write_buffer = cfg_uint(c, "controller.write_buffer");
     p->read_cache = cfg_uint(c, "controller.read_cache");
+    p->flush_on_idle = strcmp(cfg_str(c, "controller.flush"), "idle") == 0;
     p->scheduler = policy_index(scheduler_names, cfg_str(c, "controller.scheduler"));
     const char *trim = cfg_str(c, "controller.trim_mode");
     p->trim = strcmp(trim, "blocking") == 0    ? TRIM_BLOCKING

@@ -46,6 +46,7 @@ typedef struct ssd_params {
     uint64_t write_buffer; /* bytes */
     uint32_t scheduler;    /* index into scheduler_names (ssd_flash.c) */
     uint64_t read_cache;   /* bytes of DRAM read cache; 0 = none */
+    bool flush_on_idle;    /* program part-filled program units, padded, in idle time */
     trim_mode trim;
     double trim_ns_per_byte;  /* firmware work of trimming */
     double trim_share;        /* throttled: share of a core the work takes */

@@ -261,8 +261,30 @@ void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, uint32_
     if ((ftl_offset_of(&d->f, ppa) + count) % ftl_program_units(&d->f, ftl_block_of(&d->f, ppa))) return;
     txn *t = new_txn(d, TX_PROGRAM, die, ds->pu_first[s], ds->pu_fill[s]);
     t->stream = (uint8_t)s;
+    t->padding = d->pending_padding;
+    d->pending_padding = 0;
     ds->pu_fill[s] = 0;
     die_enqueue(d, t, CLASS_PROGRAM);
+}
+
+/* Idle flush: part-filled host program units are padded to full and
+ * programmed, so their data leaves the buffer. */
+void flush_partial_units(ssd *d)
+{
+    static const ftl_stream host_streams[] = {STREAM_HOST, STREAM_SLC};
+    for (uint32_t die = 0; die < d->p.dies; die++) {
+        die_state *ds = &d->dies[die];
+        for (int i = 0; i < 2; i++) {
+            ftl_stream s = host_streams[i];
+            if (!ds->pu_fill[s]) continue;
+            uint32_t pu = ftl_program_units(&d->f, ftl_block_of(&d->f, ds->pu_first[s]));
+            uint32_t got, pad = pu - ds->pu_fill[s];
+            uint32_t ppa = ftl_alloc_run(&d->f, die, s, pad, &got);
+            if (ppa == FTL_NONE || got != pad) continue; /* cannot happen: a unit never crosses a block */
+            d->pending_padding = pad;
+            fill_program_unit(d, die, s, ppa, got);
+        }
+    }
 }
 
 void after_alloc(ssd *d, uint32_t die)
@@ -342,7 +364,7 @@ void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ds->busy_until = sim_now(s);
     uint32_t die = t->die;
     if (t->stream != STREAM_GC) { /* host data, native or SLC, leaves the buffer */
-        d->buffer_used -= t->units;
+        d->buffer_used -= t->units - t->padding;
         admit_buffer_waiters(d);
     }
     free_txn(d, t);

@@ -28,6 +28,7 @@ typedef struct txn {
     bool data_in;        /* cache program: data already moved in, ready at `ready` */
     sim_time_t ready;
     uint64_t seq;        /* enqueue order, for schedulers that need it */
+    uint32_t padding;    /* units of a program unit written only to fill it */
 } txn;
 
 typedef struct die_state {
@@ -64,6 +65,7 @@ struct ssd {
     sim_time_t link_free[2];
     uint32_t *programmed; /* per block: units whose program completed */
     uint64_t txn_seq;
+    uint32_t pending_padding; /* padding units of the program unit being closed */
     /* transaction pool */
     txn *free_txns;
     txn **txn_slabs;
@@ -170,6 +172,7 @@ sim_time_t link_transfer(ssd *d, int dir, uint64_t bytes);
 void die_enqueue(ssd *d, txn *t, int cls);
 void die_kick(ssd *d, uint32_t die);
 void fill_program_unit(ssd *d, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count);
+void flush_partial_units(ssd *d);
 void after_alloc(ssd *d, uint32_t die);
 void on_die_free(sim *s, void *ctx, void *obj, uint64_t die);
 void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg);

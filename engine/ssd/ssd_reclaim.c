@@ -62,6 +62,7 @@ void on_idle(sim *s, void *ctx, void *obj, uint64_t arg)
     ssd *d = ctx;
     d->idle_timer = 0;
     d->idle = true;
+    if (d->p.flush_on_idle) flush_partial_units(d);
     start_trim_worker(d);
     for (uint32_t die = 0; die < d->p.dies; die++) background_next(d, die);
 }

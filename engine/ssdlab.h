@@ -47,9 +47,10 @@ typedef struct ssdlab_stats {
     uint64_t bytes[3];
     double latency_sum_ns[3];
     uint64_t host_units_written, gc_units_written, erases;
+    uint64_t map_units_written; /* translation units written back (DRAM-less) */
     uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
-    double write_amplification; /* flash units programmed / host units written */
+    double write_amplification; /* units written to flash (host, GC, translation) / host units */
     double energy_j, average_power_w;   /* since time 0 */
     double temperature_c, max_temperature_c, throttled_s; /* thermal.model = lumped */
     ssdlab_time now;

@@ -203,3 +203,28 @@ Test(state, public_api_round_trip)
                                1, err, sizeof err));
     cr_assert(strstr(err, "too little spare area"), "%s", err);
 }
+
+/* DRAM-less: translation units live in blocks of their own and move with GC
+ * like data; the checker follows them too. */
+Test(state, integrity_with_translation_units_under_gc, .timeout = 300)
+{
+    const char *sets[] = {"ftl.mapping=cached", "ftl.map_cache=64KiB"};
+    driver v;
+    open_small(&v, sets, 2);
+    cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
+    ssd_precondition(v.d, 0, v.rng);
+    check(&v);
+    ftl *f = ssd_ftl(v.d);
+    for (uint32_t tu = 0; tu < f->map_units; tu++) cr_assert_neq(f->map_loc[tu], FTL_NONE, "unit %u placed", tu);
+    v.trim_share = 0.05;
+    v.read_share = 0.2;
+    for (int round = 0; round < 3; round++) {
+        drive_requests(&v, v.units / 2, 16);
+        check(&v);
+    }
+    ssdlab_stats st;
+    ssd_stats(v.d, &st);
+    cr_assert_gt(st.erases, 20);
+    cr_assert_gt(st.map_writebacks, 1000);
+    close_small(&v);
+}

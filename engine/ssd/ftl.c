@@ -47,6 +47,7 @@ void ftl_free(ftl *f)
     bigmem_free(f->p2l);
     free(f->version_of_physical);
     free(f->latest_version);
+    free(f->map_loc);
     memset(f, 0, sizeof *f);
 }
 
@@ -111,9 +112,9 @@ bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s)
 {
     if (s == STREAM_SLC) return ftl_slc_room(f, die);
     if (open_has_room(f, die, s)) return true;
-    /* Host writes leave the GC reserve alone; a static SLC cache's blocks
-     * are spoken for, whether or not they hold data now. */
-    uint32_t keep = s == STREAM_HOST ? f->p->gc_reserve : 0;
+    /* Only GC may take the reserve it needs to make progress; a static SLC
+     * cache's blocks are spoken for, whether or not they hold data now. */
+    uint32_t keep = s == STREAM_GC ? 0 : f->p->gc_reserve;
     return ftl_free_blocks(f, die) > keep;
 }
 
@@ -223,6 +224,32 @@ void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
         if (!relocated) f->latest_version[lpn] = ++f->write_seq;
         f->version_of_physical[ppa] = relocated && old != FTL_NONE ? f->version_of_physical[old] : f->latest_version[lpn];
     }
+}
+
+int ftl_enable_map_units(ftl *f, uint32_t n)
+{
+    f->map_loc = malloc((size_t)n * sizeof *f->map_loc);
+    if (!f->map_loc) return -1;
+    memset(f->map_loc, 0xff, (size_t)n * sizeof *f->map_loc);
+    f->map_units = n;
+    return 0;
+}
+
+void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated)
+{
+    uint32_t old = f->map_loc[tu];
+    if (old != FTL_NONE) invalidate(f, old);
+    f->map_loc[tu] = ppa;
+    f->p2l[ppa] = FTL_MAP_BIT | tu;
+    f->blocks[ftl_block_of(f, ppa)].valid++;
+    f->units_written[relocated ? STREAM_GC : STREAM_MAP]++;
+}
+
+void ftl_relocate(ftl *f, uint32_t from, uint32_t to)
+{
+    uint32_t what = f->p2l[from];
+    if (what & FTL_MAP_BIT) ftl_map_unit(f, what & ~FTL_MAP_BIT, to, true);
+    else ftl_map(f, what, to, true);
 }
 
 void ftl_trim(ftl *f, uint32_t lpn)
@@ -370,12 +397,11 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     for (uint32_t off = 0; off < written; off++) {
         /* The mapping entries of units a few steps ahead are random
          * accesses: fetch them while this one is moved. */
-        if (off + 16 < written && units[off + 16] != FTL_NONE) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
-        uint32_t lpn = units[off];
-        if (lpn == FTL_NONE) continue;
+        if (off + 16 < written && units[off + 16] < FTL_MAP_BIT) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
+        if (units[off] == FTL_NONE) continue;
         uint32_t to = ftl_alloc(f, die, STREAM_GC);
         if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
-        ftl_map(f, lpn, to, true);
+        ftl_relocate(f, victim * U + off, to);
         moved++;
     }
     ftl_erase(f, victim);
@@ -460,9 +486,15 @@ int ftl_check(const ftl *f, char *err, size_t errlen)
             if (off >= blk->write_ptr)
                 return snprintf(err, errlen, "block %zu holds data at offset %u, past its write pointer %u", b, off,
                                 blk->write_ptr), -1;
-            if (lpn >= p->logical_units || f->l2p[lpn] != b * U + off)
+            if (lpn & FTL_MAP_BIT) {
+                uint32_t tu = lpn & ~FTL_MAP_BIT;
+                if (tu >= f->map_units || f->map_loc[tu] != b * U + off)
+                    return snprintf(err, errlen, "physical unit %zu claims translation unit %u, which lives elsewhere",
+                                    b * U + off, tu), -1;
+            } else if (lpn >= p->logical_units || f->l2p[lpn] != b * U + off) {
                 return snprintf(err, errlen, "physical unit %zu claims logical unit %u, which maps elsewhere",
                                 b * U + off, lpn), -1;
+            }
             valid++;
         }
         if (valid != blk->valid)

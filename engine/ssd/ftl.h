@@ -21,8 +21,13 @@
 #define FTL_NONE UINT32_MAX
 
 /* Host writes to native blocks, relocations (GC and SLC folding) to native
- * blocks, host writes to SLC-mode blocks. */
-typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_SLC, STREAM_COUNT } ftl_stream;
+ * blocks, host writes to SLC-mode blocks, translation units (DRAM-less
+ * mapping) to native blocks of their own. */
+typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_SLC, STREAM_MAP, STREAM_COUNT } ftl_stream;
+
+/* In P2L, a physical unit holding a translation unit (a mapping-unit-sized
+ * piece of the mapping table) is marked with this bit over its number. */
+#define FTL_MAP_BIT UINT32_C(0x80000000)
 typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM } block_state;
 
 typedef struct ftl_block {
@@ -52,6 +57,8 @@ typedef struct ftl {
     uint64_t units_written[STREAM_COUNT];
     uint64_t erases;
     uint64_t mapped; /* logical units holding data */
+    uint32_t *map_loc; /* DRAM-less: translation unit -> physical unit, FTL_NONE if never written */
+    uint32_t map_units;
     /* Debug mode only (ftl_enable_versions): the write sequence number of
      * the data in each physical unit, and the latest one of each logical
      * unit, so the checker can tell a mapping points at the latest write. */
@@ -117,6 +124,12 @@ bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s);
  * relocation when relocated is true), invalidating its old copy. */
 void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated);
 void ftl_trim(ftl *f, uint32_t lpn);
+/* DRAM-less mapping: keep a location for each of `n` translation units. */
+int ftl_enable_map_units(ftl *f, uint32_t n);
+/* Translation unit tu now lives at ppa (written back, or relocated). */
+void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated);
+/* Moves whatever physical unit `from` holds (data or translation) to `to`. */
+void ftl_relocate(ftl *f, uint32_t from, uint32_t to);
 static inline uint32_t ftl_lookup(const ftl *f, uint32_t lpn) { return f->l2p[lpn]; }
 
 /* GC: picks a closed block of the die with the configured policy and marks

@@ -92,9 +92,10 @@ const cfg_key ssd_config_keys[] = {
 
     {"ftl.mapping_unit", CFG_SIZE, "KiB", "4KiB", "512B", "64KiB", NULL, "Granularity of the page-level mapping table."},
     {"ftl.mapping", CFG_ENUM, NULL, "dram", NULL, NULL, "dram|cached",
-     "dram: the whole mapping table is in DRAM; cached: a DRAM-less controller keeps translation pages in flash and caches ftl.map_cache of them (SRAM or host memory buffer), LRU."},
-    {"ftl.map_cache", CFG_SIZE, "MiB", "32MiB", "16KiB", "64GiB", NULL, "Cached mapping: size of the translation-page cache."},
-    {"ftl.map_entry_size", CFG_SIZE, "B", "4B", "1B", "64B", NULL, "Cached mapping: bytes of one mapping entry in a translation page."},
+     "dram: the whole mapping table is in DRAM; cached: a DRAM-less controller keeps the table in flash, in translation units of its own blocks, and caches ftl.map_cache of them (SRAM or host memory buffer), LRU."},
+    {"ftl.map_cache", CFG_SIZE, "MiB", "32MiB", "4KiB", "64GiB", NULL,
+     "Cached mapping: size of the cache of translation units (pieces of the mapping table, one mapping unit each)."},
+    {"ftl.map_entry_size", CFG_SIZE, "B", "4B", "1B", "64B", NULL, "Cached mapping: bytes of one mapping entry in a translation unit."},
     {"ftl.gc.policy", CFG_ENUM, NULL, "greedy", NULL, NULL, "greedy|cost-benefit|random|fifo|d-choices",
      "Victim selection of garbage collection."},
     {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},
@@ -258,16 +259,20 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
         return fail(err, errlen, "the flash holds %llu mapping units; at most %llu fit the mapping table (raise 'ftl.mapping_unit')", (unsigned long long)(p->physical_units), (unsigned long long)(UINT32_MAX - 1));
     p->logical_units = cfg_uint(c, "drive.user_capacity") / p->unit;
     p->slc_units_per_block = p->units_per_block / p->bits_per_cell;
+    /* The mapping table is stored in flash in pieces of one mapping unit. */
     uint64_t entry = cfg_uint(c, "ftl.map_entry_size");
-    if (entry > p->page_size)
-        return fail(err, errlen, "key 'ftl.map_entry_size' (%llu B) is larger than a page (%llu B)",
-                    (unsigned long long)entry, (unsigned long long)p->page_size);
-    p->map_entries_per_page = (uint32_t)(p->page_size / entry);
+    if (entry > p->unit)
+        return fail(err, errlen, "key 'ftl.map_entry_size' (%llu B) is larger than a mapping unit (%llu B)",
+                    (unsigned long long)entry, (unsigned long long)p->unit);
+    if (p->logical_units >= FTL_LOGICAL_LIMIT)
+        return fail(err, errlen, "'drive.user_capacity' holds %llu mapping units; at most %llu fit (raise 'ftl.mapping_unit')",
+                    (unsigned long long)p->logical_units, (unsigned long long)FTL_LOGICAL_LIMIT - 1);
+    p->map_entries_per_page = (uint32_t)(p->unit / entry);
     p->map_pages = (uint32_t)((p->logical_units + p->map_entries_per_page - 1) / p->map_entries_per_page);
-    uint64_t cache_pages = cfg_uint(c, "ftl.map_cache") / p->page_size;
+    uint64_t cache_pages = cfg_uint(c, "ftl.map_cache") / p->unit;
     if (p->map_cached && cache_pages == 0)
-        return fail(err, errlen, "key 'ftl.map_cache' (%llu B) holds no translation page of %llu B",
-                    (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->page_size);
+        return fail(err, errlen, "key 'ftl.map_cache' (%llu B) holds no translation unit of %llu B",
+                    (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->unit);
     p->map_cache_pages = (uint32_t)(cache_pages < p->map_pages ? cache_pages : p->map_pages);
     p->slc_units_per_program = p->planes_per_die * p->units_per_page;
     uint64_t slc_units = cfg_uint(c, "slc.size") / p->unit;

@@ -14,6 +14,8 @@
 extern const cfg_key ssd_config_keys[];
 
 enum { MAX_BITS_PER_CELL = 4 };
+/* Logical units are numbered below 2^31: P2L marks translation units with the top bit. */
+#define FTL_LOGICAL_LIMIT (UINT64_C(1) << 31)
 
 typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_style;
 typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
@@ -77,9 +79,9 @@ typedef struct ssd_params {
 
     /* mapping table: all in DRAM, or translation pages cached (DFTL) */
     bool map_cached;
-    uint32_t map_entries_per_page; /* mapping entries in one translation page */
-    uint32_t map_pages;            /* translation pages of the whole table */
-    uint32_t map_cache_pages;      /* translation pages the cache holds */
+    uint32_t map_entries_per_page; /* mapping entries in one translation unit */
+    uint32_t map_pages;            /* translation units of the whole table */
+    uint32_t map_cache_pages;      /* translation units the cache holds */
 
     /* SLC cache */
     slc_kind slc;

@@ -261,7 +261,8 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->admission = calloc(p->host_queues, sizeof *d->admission);
     bool ok = d->queue_outstanding && d->admission && d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
               add_txn_slab(d) == 0;
-    if (ok && p->map_cached) ok = mapcache_init(&d->map, p->map_pages, p->map_cache_pages) == 0;
+    if (ok && p->map_cached)
+        ok = mapcache_init(&d->map, p->map_pages, p->map_cache_pages) == 0 && ftl_enable_map_units(&d->f, p->map_pages) == 0;
     if (ok && p->trim == TRIM_DEFERRED)
         ok = (d->trim_pending = calloc((p->logical_units + 63) / 64, sizeof *d->trim_pending)) != NULL;
     for (int op = 0; ok && op < 3; op++) {
@@ -357,6 +358,7 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     }
     s->host_units_written = d->f.units_written[STREAM_HOST] - d->host_units0;
     s->gc_units_written = d->f.units_written[STREAM_GC] - d->gc_units0;
+    s->map_units_written = d->f.units_written[STREAM_MAP] - d->map_units0;
     s->erases = d->f.erases - d->erases0;
     s->flash_reads = d->flash_reads;
     s->map_misses = d->map_misses;
@@ -372,7 +374,9 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->read_cache_hits = d->rcache_hits;
     s->suspends = d->suspends;
     s->write_amplification =
-        s->host_units_written ? (double)(s->host_units_written + s->gc_units_written) / (double)s->host_units_written : NAN;
+        s->host_units_written
+            ? (double)(s->host_units_written + s->gc_units_written + s->map_units_written) / (double)s->host_units_written
+            : NAN;
     s->now = sim_now(d->s);
 }
 
@@ -392,6 +396,7 @@ void ssd_reset_stats(ssd *d)
     d->map_misses = d->map_programs = 0;
     d->host_units0 = d->f.units_written[STREAM_HOST];
     d->gc_units0 = d->f.units_written[STREAM_GC];
+    d->map_units0 = d->f.units_written[STREAM_MAP];
     d->erases0 = d->f.erases;
 }
 
@@ -410,6 +415,13 @@ void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
         }
         if (i >= AHEAD && i - AHEAD < overwrites) ftl_prefetch_write(&d->f, ring[(i - AHEAD) % RING], 1);
         if (i >= 2 * AHEAD && i - 2 * AHEAD < overwrites) ftl_write_now(&d->f, ring[(i - 2 * AHEAD) % RING]);
+    }
+    /* A DRAM-less drive has written its whole mapping table out too. */
+    for (uint32_t tu = 0; tu < d->f.map_units; tu++) {
+        uint32_t die = tu % d->p.dies, ppa = ftl_alloc(&d->f, die, STREAM_MAP);
+        if (ppa == FTL_NONE) break;
+        ftl_map_unit(&d->f, tu, ppa, false);
+        if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) ftl_collect_now(&d->f, die);
     }
     size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
     for (size_t b = 0; b < nblocks; b++) d->programmed[b] = d->f.blocks[b].write_ptr;

@@ -31,7 +31,7 @@ txn *new_txn(ssd *d, txn_kind kind, uint32_t die, uint32_t ppa, uint32_t units)
     txn *t = d->free_txns;
     d->free_txns = t->next;
     *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units};
-    if (kind != TX_MAP_READ && kind != TX_MAP_PROGRAM) t->block = ftl_block_of(&d->f, ppa);
+    t->block = ftl_block_of(&d->f, ppa);
     return t;
 }
 
@@ -178,8 +178,7 @@ void die_kick(ssd *d, uint32_t die)
     case TX_READ:
     case TX_RMW_READ:
     case TX_GC_READ: {
-        /* translation pages are kept in SLC mode */
-        sim_time_t tr = (sim_time_t)((double)(t->kind == TX_MAP_READ ? d->p.t_read_slc : read_time(d, t->ppa)) * slow);
+        sim_time_t tr = (sim_time_t)((double)read_time(d, t->ppa) * slow);
         ds->busy_ns += tr;
         ds->reads++;
         d->flash_reads++;
@@ -187,10 +186,9 @@ void die_kick(ssd *d, uint32_t die)
         sim_schedule_in(d->s, tr, d->on_read_sensed, t, 0);
         break;
     }
-    case TX_MAP_PROGRAM:
     case TX_PROGRAM: {
         sim_time_t in_end = t->data_in ? max_time(now, t->ready) : channel_transfer(d, die, now, bus_bytes(d, t->units));
-        sim_time_t tp = (sim_time_t)((double)(t->kind == TX_MAP_PROGRAM ? d->p.t_prog_slc : program_time(d, t->ppa)) * slow);
+        sim_time_t tp = (sim_time_t)((double)program_time(d, t->ppa) * slow);
         ds->busy_ns += in_end + tp - now;
         ds->programs++;
         d->flash_programs++;
@@ -309,7 +307,7 @@ void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
     (void)arg;
     ssd *d = ctx;
     txn *t = obj;
-    if (t->kind != TX_MAP_READ && needs_retry(d, t)) {
+    if (needs_retry(d, t)) {
         d->read_retries++;
         die_enqueue(d, t, CLASS_READ);
         return;
@@ -329,7 +327,7 @@ void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
     }
     if (t->kind == TX_MAP_READ) {
         ssdlab_request *waiting = t->req;
-        if (!mapcache_touch(&d->map, t->ppa, false)) map_insert(d, t->ppa, false);
+        if (!mapcache_touch(&d->map, t->tu, false)) map_insert(d, t->tu, false);
         free_txn(d, t);
         continue_request(d, waiting);
         return;
@@ -350,20 +348,12 @@ void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     txn *t = obj;
     die_state *ds = &d->dies[t->die];
     ds->active = NULL;
-    if (t->kind == TX_MAP_PROGRAM) {
-        ds->busy = false;
-        ds->busy_until = sim_now(s);
-        uint32_t die = t->die;
-        free_txn(d, t);
-        die_kick(d, die);
-        return;
-    }
     uint32_t end = ftl_offset_of(&d->f, t->ppa) + t->units;
     if (d->programmed[t->block] < end) d->programmed[t->block] = end;
     ds->busy = false;
     ds->busy_until = sim_now(s);
     uint32_t die = t->die;
-    if (t->stream != STREAM_GC) { /* host data, native or SLC, leaves the buffer */
+    if (t->stream == STREAM_HOST || t->stream == STREAM_SLC) { /* host data leaves the buffer */
         d->buffer_used -= t->units - t->padding;
         admit_buffer_waiters(d);
     }

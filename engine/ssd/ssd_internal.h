@@ -17,8 +17,7 @@ enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
 enum { LINK_TO_HOST, LINK_TO_DEVICE };
 enum { GC_READ_WINDOW = 8 };
 
-typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_MAP_PROGRAM, TX_RMW_READ } txn_kind;
-enum { STREAM_MAP = STREAM_COUNT }; /* translation pages: not host data, not FTL blocks */
+typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_RMW_READ } txn_kind;
 
 typedef struct txn {
     struct txn *next;
@@ -29,6 +28,7 @@ typedef struct txn {
     sim_time_t ready;
     uint64_t seq;        /* enqueue order, for schedulers that need it */
     uint32_t padding;    /* units of a program unit written only to fill it */
+    uint32_t tu;         /* TX_MAP_READ: the translation unit read */
 } txn;
 
 typedef struct die_state {
@@ -100,7 +100,7 @@ struct ssd {
     gsl_histogram *latency[3];
     uint64_t flash_reads, flash_programs, read_retries, suspends;
     gsl_rng *ecc_rng;
-    uint64_t host_units0, gc_units0, erases0; /* at the last reset */
+    uint64_t host_units0, gc_units0, map_units0, erases0; /* at the last reset */
     /* per-interval metrics */
     sim_time_t interval, interval_end;
     uint64_t *iv_bins; /* latency bins of the current interval */

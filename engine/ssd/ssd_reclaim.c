@@ -108,8 +108,8 @@ void gc_read_done(ssd *d, txn *t)
         if (lpn == FTL_NONE) continue; /* overwritten or trimmed meanwhile */
         uint32_t to = ftl_alloc(&d->f, die, STREAM_GC);
         if (to == FTL_NONE) break;
-        ftl_map(&d->f, lpn, to, true);
-        if (d->p.map_cached) map_dirty(d, lpn, 1);
+        ftl_relocate(&d->f, ppa, to);
+        if (d->p.map_cached && !(lpn & FTL_MAP_BIT)) map_dirty(d, lpn, 1);
         fill_program_unit(d, die, STREAM_GC, to, 1);
     }
     free_txn(d, t);

@@ -95,9 +95,9 @@ static void wa_at_spare(double spare)
     close_drive(&d);
 }
 
-Test(ftl, greedy_wa_matches_analytic_model_at_7_percent_spare, .timeout = 600) { wa_at_spare(0.07); }
-Test(ftl, greedy_wa_matches_analytic_model_at_13_percent_spare, .timeout = 600) { wa_at_spare(0.13); }
-Test(ftl, greedy_wa_matches_analytic_model_at_28_percent_spare, .timeout = 600) { wa_at_spare(0.28); }
+Test(ftl, greedy_wa_matches_analytic_model_at_7_percent_spare) { wa_at_spare(0.07); }
+Test(ftl, greedy_wa_matches_analytic_model_at_13_percent_spare) { wa_at_spare(0.13); }
+Test(ftl, greedy_wa_matches_analytic_model_at_28_percent_spare) { wa_at_spare(0.28); }
 
 /* Mixed writes, overwrites, trims and GC: after each phase every logical
  * unit maps to the physical unit holding its latest write, and every
@@ -163,7 +163,7 @@ Test(ftl, sequential_fill_stripes_program_units_across_dies)
 
 /* Every victim policy keeps the drive consistent; greedy and d-choices
  * collect the emptiest blocks, so they amplify less than FIFO and random. */
-Test(ftl, victim_policies, .timeout = 600)
+Test(ftl, victim_policies)
 {
     const char *policies[] = {"greedy", "d-choices", "cost-benefit", "fifo", "random"};
     double wa[5];
@@ -260,7 +260,7 @@ static uint32_t erase_spread_after_hot_writes(const char *spread)
     return hi - lo;
 }
 
-Test(ftl, static_wear_levelling_bounds_the_erase_spread, .timeout = 300)
+Test(ftl, static_wear_levelling_bounds_the_erase_spread)
 {
     uint32_t without = erase_spread_after_hot_writes(NULL);
     uint32_t with = erase_spread_after_hot_writes("20");

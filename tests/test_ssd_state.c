@@ -90,7 +90,7 @@ static void check(driver *v)
     cr_assert_eq(ftl_check(ssd_ftl(v->d), err, sizeof err), 0, "%s", err);
 }
 
-Test(state, integrity_under_timed_writes_trims_reads_and_gc, .timeout = 300)
+Test(state, integrity_under_timed_writes_trims_reads_and_gc)
 {
     driver v;
     open_small(&v, NULL, 0);
@@ -142,7 +142,7 @@ static void valid_distribution(ftl *f, double *mean, double *sd)
     free(v);
 }
 
-Test(state, fast_random_overwrite_matches_simulated_distribution, .timeout = 300)
+Test(state, fast_random_overwrite_matches_simulated_distribution)
 {
     /* Many blocks per die, so that the few blocks each path holds free
      * (the fast path exactly threshold + 1, the timed one fewer while GC
@@ -206,7 +206,7 @@ Test(state, public_api_round_trip)
 
 /* DRAM-less: translation units live in blocks of their own and move with GC
  * like data; the checker follows them too. */
-Test(state, integrity_with_translation_units_under_gc, .timeout = 300)
+Test(state, integrity_with_translation_units_under_gc)
 {
     const char *sets[] = {"ftl.mapping=cached", "ftl.map_cache=64KiB"};
     driver v;

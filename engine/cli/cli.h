@@ -44,6 +44,18 @@ bool cli_config_option(cli_config_args *a, int opt, const char *arg);
 cfg *cli_load_config(const cli_config_args *a);
 void cli_config_args_free(cli_config_args *a);
 
+/* A drive and its built-in workload on a simulator, built from a config. */
+typedef struct cli_model {
+    struct sim *s;
+    struct ssd *d;
+    struct workload *w;
+} cli_model;
+
+/* Builds the model; on failure prints "ssdlab CMD: <why>" and returns -1
+ * (with nothing left to free). */
+int cli_model_open(cli_model *m, const cfg *c, const char *cmd);
+void cli_model_close(cli_model *m);
+
 /* Prints "ssdlab CMD: <msg>" to stderr and returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -5,6 +5,9 @@
 #include <time.h>
 
 #include "cli.h"
+#include "sim_config.h"
+#include "ssd.h"
+#include "workload.h"
 
 static bool append(const char ***list, int *count, const char *item)
 {
@@ -72,4 +75,25 @@ double cli_wall_seconds(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int cli_model_open(cli_model *m, const cfg *c, const char *cmd)
+{
+    char err[1024];
+    sim_options so = sim_options_from_config(c);
+    m->s = sim_create(&so);
+    m->d = m->s ? ssd_create(m->s, c, err, sizeof err) : NULL;
+    m->w = m->d ? workload_create(m->s, m->d, c, err, sizeof err) : NULL;
+    if (m->w) return 0;
+    fprintf(stderr, "ssdlab %s: %s\n", cmd, m->s ? err : "out of memory");
+    cli_model_close(m);
+    return -1;
+}
+
+void cli_model_close(cli_model *m)
+{
+    workload_free(m->w);
+    ssd_free(m->d);
+    sim_free(m->s);
+    *m = (cli_model){0};
 }

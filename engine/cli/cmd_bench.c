@@ -162,16 +162,13 @@ static int bench_model_case(const cli_config_args *args, const model_case *mc)
     cfg *c = cli_load_config(&a);
     free(sets);
     if (!c) return EXIT_BAD_INPUT;
-    sim_options so = sim_options_from_config(c);
-    sim *s = sim_create(&so);
-    char err[1024];
-    ssd *d = s ? ssd_create(s, c, err, sizeof err) : NULL;
-    workload *w = d ? workload_create(s, d, c, err, sizeof err) : NULL;
+    cli_model m;
     int rc = EXIT_OK;
-    if (!w) {
-        fprintf(stderr, "ssdlab bench model: %s\n", s ? err : "out of memory");
+    if (cli_model_open(&m, c, "bench model")) {
         rc = EXIT_BAD_INPUT;
     } else {
+        ssd *d = m.d;
+        workload *w = m.w;
         double t0 = cli_wall_seconds();
         workload_precondition(w);
         double t1 = cli_wall_seconds();
@@ -186,9 +183,7 @@ static int bench_model_case(const cli_config_args *args, const model_case *mc)
                isnan(st.write_amplification) ? 0.0 : st.write_amplification, peak_rss_kib() / 1048576.0,
                (double)peak_rss_kib() * 1024.0 / (double)p->physical_units);
     }
-    workload_free(w);
-    ssd_free(d);
-    sim_free(s);
+    cli_model_close(&m);
     cfg_free(c);
     return rc;
 }

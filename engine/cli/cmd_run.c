@@ -84,19 +84,15 @@ int cmd_run(int argc, char **argv)
     const char *drive = args.drive;
     cli_config_args_free(&args);
     if (!c) return EXIT_BAD_INPUT;
-    sim_options so = sim_options_from_config(c);
-    sim *s = sim_create(&so);
-    char err[1024];
-    ssd *d = s ? ssd_create(s, c, err, sizeof err) : NULL;
-    workload *w = d ? workload_create(s, d, c, err, sizeof err) : NULL;
-    if (!w) {
-        fprintf(stderr, "ssdlab run: %s\n", s ? err : "out of memory");
-        workload_free(w);
-        ssd_free(d);
-        sim_free(s);
+    cli_model m;
+    if (cli_model_open(&m, c, "run")) {
         cfg_free(c);
         return EXIT_BAD_INPUT;
     }
+    sim *s = m.s;
+    ssd *d = m.d;
+    workload *w = m.w;
+    char err[1024];
     double t0 = cli_wall_seconds();
     workload_precondition(w);
     double t1 = cli_wall_seconds();
@@ -111,7 +107,7 @@ int cmd_run(int argc, char **argv)
     printf("  workload: %s, %.0f%% reads, %llu B blocks, QD %llu, precondition %s, seed %llu\n", cfg_str(c, "workload.pattern"),
            100 * cfg_float(c, "workload.read_share"), (unsigned long long)cfg_uint(c, "workload.block_size"),
            (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
-           (unsigned long long)so.seed);
+           (unsigned long long)cfg_uint(c, "sim.seed"));
     printf("  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r.seconds, (unsigned long long)r.requests, r.iops,
            r.mib_per_s);
     print_op(d, &st, SSDLAB_READ, "read", r.seconds);
@@ -155,9 +151,7 @@ int cmd_run(int argc, char **argv)
             printf("  integrity check: every mapping and valid count consistent\n");
         }
     }
-    workload_free(w);
-    ssd_free(d);
-    sim_free(s);
+    cli_model_close(&m);
     cfg_free(c);
     return rc;
 }

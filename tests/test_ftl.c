@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "ftl.h"
+#include "mapcache.h"
 #include "params.h"
 
 typedef struct drive {
@@ -268,4 +269,28 @@ Test(ftl, static_wear_levelling_bounds_the_erase_spread)
      * erases before the move catches up */
     cr_assert_leq(with, 25, "with a bound of 20 the spread is %u", with);
     cr_assert_gt(without, 3 * with, "without levelling %u, with %u", without, with);
+}
+
+/* Replacement: LRU keeps the unit used since; FIFO evicts the first in. */
+Test(ftl, mapping_cache_replacement_policies)
+{
+    for (unsigned policy = 0; policy < 2; policy++) {
+        mapcache m;
+        cr_assert_eq(mapcache_init(&m, 10, 2, policy), 0);
+        bool dirty;
+        cr_assert_eq(mapcache_insert(&m, 1, false, &dirty), MAPCACHE_NONE);
+        cr_assert_eq(mapcache_insert(&m, 2, true, &dirty), MAPCACHE_NONE);
+        cr_assert(mapcache_touch(&m, 1, false));
+        uint32_t out = mapcache_insert(&m, 3, false, &dirty);
+        if (policy == 0) {
+            cr_assert_eq(out, 2, "lru evicts the unit not used since");
+            cr_assert(dirty, "unit 2 was dirty");
+        } else {
+            cr_assert_eq(out, 1, "fifo evicts the first cached");
+            cr_assert_not(dirty);
+        }
+        cr_assert_not(mapcache_touch(&m, out, false));
+        mapcache_free(&m);
+    }
+    names_match_choices("ftl.map_cache_policy", mapcache_policy_names);
 }

@@ -108,6 +108,19 @@ Test(state, integrity_under_timed_writes_trims_reads_and_gc)
     ssdlab_stats st;
     ssd_stats(v.d, &st);
     cr_assert_gt(st.erases, 50, "GC must have run (erases %llu)", (unsigned long long)st.erases);
+    /* the erase-count distribution covers every block and agrees with the summary */
+    uint64_t hist[64], blocks = 0, erases = 0;
+    ssd_erase_histogram(v.d, hist, 64);
+    for (int i = 0; i < 64; i++) {
+        blocks += hist[i];
+        erases += hist[i] * (uint64_t)i;
+    }
+    double lo, mean, hi;
+    ssd_erase_counts(v.d, &lo, &mean, &hi);
+    cr_assert_eq(blocks, 4 * 48);
+    cr_assert_lt(hi, 63, "no block in the open-ended last bucket");
+    cr_assert_float_eq((double)erases / (double)blocks, mean, 1e-9);
+    cr_assert_eq(erases, ssd_ftl(v.d)->erases);
     close_small(&v);
 }
 

@@ -528,3 +528,11 @@ Test(timing, idle_flush_programs_part_filled_units)
     cr_assert_eq(flash_reads_after_idle("controller.flush=full"), 0);
     cr_assert_eq(flash_reads_after_idle("controller.flush=idle"), 1);
 }
+
+/* Without multi-plane operations a program covers one plane: a die writes
+ * a 48 KiB word line (+6 KiB spare over the bus) per tPROG. */
+Test(timing, single_plane_programs_halve_the_program_unit)
+{
+    double mib = SEQ_WRITE_MIB_S("nand.t_prog=2ms", "nand.multi_plane=false");
+    within(mib, 4 * 49152 / ((200 + 103745 + 2000000) * 1e-9) / 1048576, 0.03, "single-plane sequential write MiB/s");
+}

@@ -3,10 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity)
+const char *const mapcache_policy_names[] = {"lru", "fifo", NULL};
+
+int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned policy)
 {
     memset(m, 0, sizeof *m);
     m->capacity = capacity;
+    m->lru = policy == 0;
     m->slot_of_page = malloc((size_t)pages * sizeof *m->slot_of_page);
     m->page_of_slot = malloc((size_t)capacity * sizeof *m->page_of_slot);
     m->prev = malloc((size_t)capacity * sizeof *m->prev);
@@ -52,7 +55,7 @@ bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty)
 {
     uint32_t s = m->slot_of_page[page];
     if (s == MAPCACHE_NONE) return false;
-    if (m->head != s) {
+    if (m->lru && m->head != s) {
         unlink_slot(m, s);
         push_front(m, s);
     }

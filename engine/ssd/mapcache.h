@@ -11,8 +11,13 @@
 
 #define MAPCACHE_NONE UINT32_MAX
 
+/* Replacement policies: lru (a use moves a unit to the front) or fifo (only
+ * insertion does), in mapcache_policy_names' order. */
+extern const char *const mapcache_policy_names[];
+
 typedef struct mapcache {
     uint32_t capacity, count;
+    bool lru;
     uint32_t *slot_of_page; /* translation page -> cache slot, or MAPCACHE_NONE */
     uint32_t *page_of_slot;
     uint32_t *prev, *next;  /* LRU list over slots: head is the most recent */
@@ -20,10 +25,10 @@ typedef struct mapcache {
     uint32_t head, tail;
 } mapcache;
 
-int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity);
+int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned policy);
 void mapcache_free(mapcache *m);
 
-/* True (and the page becomes the most recent) when the page is cached. */
+/* True when the page is cached (under lru it becomes the most recent). */
 bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty);
 /* Caches a page that is not cached. When the cache was full, the least
  * recently used page leaves: returns it (MAPCACHE_NONE otherwise) and

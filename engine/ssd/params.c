@@ -21,6 +21,8 @@ const cfg_key ssd_config_keys[] = {
     {"nand.blocks_per_plane", CFG_UINT, NULL, "1400", "8", "1048576", NULL, "Erase blocks per plane, spares included."},
     {"nand.planes_per_die", CFG_UINT, NULL, "2", "1", "16", NULL,
      "Planes per die; the firmware programs, reads and erases all planes of a die together (multi-plane)."},
+    {"nand.multi_plane", CFG_BOOL, NULL, "true", NULL, NULL, NULL,
+     "The part runs multi-plane operations: one program or read covers all planes of a die; off, each operation covers one plane."},
     {"nand.program_style", CFG_ENUM, NULL, "one-shot", NULL, NULL, "one-shot|multi-pass",
      "one-shot: all pages of a word line in one operation taking t_prog (3D TLC); multi-pass: one page per operation, t_prog_<type> by page type (planar)."},
     {"nand.t_read_lsb", CFG_TIME, "us", "60us", "1us", "10ms", NULL, "Array read time (tR) of a lower page."},
@@ -95,6 +97,8 @@ const cfg_key ssd_config_keys[] = {
      "dram: the whole mapping table is in DRAM; cached: a DRAM-less controller keeps the table in flash, in translation units of its own blocks, and caches ftl.map_cache of them (SRAM or host memory buffer), LRU."},
     {"ftl.map_cache", CFG_SIZE, "MiB", "32MiB", "4KiB", "64GiB", NULL,
      "Cached mapping: size of the cache of translation units (pieces of the mapping table, one mapping unit each)."},
+    {"ftl.map_cache_policy", CFG_ENUM, NULL, "lru", NULL, NULL, "lru|fifo",
+     "Cached mapping: which translation unit leaves a full cache: the least recently used, or the first cached."},
     {"ftl.map_entry_size", CFG_SIZE, "B", "4B", "1B", "64B", NULL, "Cached mapping: bytes of one mapping entry in a translation unit."},
     {"ftl.gc.policy", CFG_ENUM, NULL, "greedy", NULL, NULL, "greedy|cost-benefit|random|fifo|d-choices",
      "Victim selection of garbage collection."},
@@ -145,6 +149,7 @@ static double encoding_efficiency(const char *name)
 extern const char *const gc_policy_names[];
 extern const char *const scheduler_names[];
 extern const char *const alloc_order_names[];
+extern const char *const mapcache_policy_names[];
 
 /* A policy's place in its table of names; the keys' choices are those
  * names (a test checks each table against its key). */
@@ -234,6 +239,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->order = policy_index(alloc_order_names, cfg_str(c, "ftl.alloc_order"));
     p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
     p->map_cached = strcmp(cfg_str(c, "ftl.mapping"), "cached") == 0;
+    p->map_cache_policy = policy_index(mapcache_policy_names, cfg_str(c, "ftl.map_cache_policy"));
     p->idle_time = cfg_uint(c, "ftl.idle_time");
     p->wear_leveling_spread = (uint32_t)cfg_uint(c, "ftl.wear_leveling_spread");
     const char *slc = cfg_str(c, "slc.cache");
@@ -248,7 +254,9 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->pages_per_program = p->style == PROGRAM_ONE_SHOT ? p->bits_per_cell : 1;
     if (p->pages_per_block % p->pages_per_program)
         return fail(err, errlen, "key 'nand.pages_per_block' (%llu) is not a multiple of the pages of a one-shot word line (%llu)", (unsigned long long)(p->pages_per_block), (unsigned long long)(p->pages_per_program));
-    p->units_per_program = p->pages_per_program * p->planes_per_die * p->units_per_page;
+    p->multi_plane = cfg_bool(c, "nand.multi_plane");
+    uint32_t planes_per_op = p->multi_plane ? p->planes_per_die : 1;
+    p->units_per_program = p->pages_per_program * planes_per_op * p->units_per_page;
     uint64_t units_per_block = (uint64_t)p->pages_per_block * p->planes_per_die * p->units_per_page;
     if (units_per_block > UINT32_MAX / 2)
         return fail(err, errlen, "a block of %llu mapping units is too large (at most %llu)", (unsigned long long)(units_per_block), (unsigned long long)(UINT32_MAX / 2));
@@ -274,7 +282,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
         return fail(err, errlen, "key 'ftl.map_cache' (%llu B) holds no translation unit of %llu B",
                     (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->unit);
     p->map_cache_pages = (uint32_t)(cache_pages < p->map_pages ? cache_pages : p->map_pages);
-    p->slc_units_per_program = p->planes_per_die * p->units_per_page;
+    p->slc_units_per_program = planes_per_op * p->units_per_page;
     uint64_t slc_units = cfg_uint(c, "slc.size") / p->unit;
     if (p->slc != SLC_NONE && slc_units == 0)
         return fail(err, errlen, "key 'slc.size' is 0 while 'slc.cache' is on; expected the cache's size");

@@ -28,6 +28,7 @@ typedef struct ssd_params {
     uint32_t page_size, spare_size; /* bytes */
     uint32_t pages_per_block, blocks_per_plane, planes_per_die;
     program_style style;
+    bool multi_plane;
     sim_time_t t_read[MAX_BITS_PER_CELL]; /* by page type: LSB, CSB, MSB, TSB */
     sim_time_t t_prog[MAX_BITS_PER_CELL]; /* multi-pass: per page type; one-shot: [0] for the word line */
     sim_time_t t_erase;
@@ -82,6 +83,7 @@ typedef struct ssd_params {
     uint32_t map_entries_per_page; /* mapping entries in one translation unit */
     uint32_t map_pages;            /* translation units of the whole table */
     uint32_t map_cache_pages;      /* translation units the cache holds */
+    uint32_t map_cache_policy;     /* index into mapcache_policy_names (mapcache.c) */
 
     /* SLC cache */
     slc_kind slc;

@@ -262,7 +262,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     bool ok = d->queue_outstanding && d->admission && d->dies && d->channel_free && d->core_free && d->programmed && ftl_init(&d->f, p, d->rng) == 0 &&
               add_txn_slab(d) == 0;
     if (ok && p->map_cached)
-        ok = mapcache_init(&d->map, p->map_pages, p->map_cache_pages) == 0 && ftl_enable_map_units(&d->f, p->map_pages) == 0;
+        ok = mapcache_init(&d->map, p->map_pages, p->map_cache_pages, p->map_cache_policy) == 0 && ftl_enable_map_units(&d->f, p->map_pages) == 0;
     if (ok && p->trim == TRIM_DEFERRED)
         ok = (d->trim_pending = calloc((p->logical_units + 63) / 64, sizeof *d->trim_pending)) != NULL;
     for (int op = 0; ok && op < 3; op++) {

@@ -67,8 +67,10 @@ typedef struct ssd_die_counts {
     uint64_t reads, programs, erases;
 } ssd_die_counts;
 void ssd_die_stats(const ssd *d, uint32_t die, ssd_die_counts *out);
-/* Erase counts over all blocks. */
+/* Erase counts over all blocks: summary, and the distribution (counts[i]
+ * = blocks erased i times, the last bucket holding all from n - 1 on). */
 void ssd_erase_counts(const ssd *d, double *min, double *mean, double *max);
+void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n);
 
 /* Preconditioning fast path (no simulated time passes): writes every
  * logical unit once in order, then `overwrites` random single-unit writes

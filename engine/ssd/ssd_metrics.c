@@ -114,3 +114,13 @@ void ssd_erase_counts(const ssd *d, double *min, double *mean, double *max)
     }
     *mean = sum / (double)n;
 }
+
+void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n)
+{
+    memset(counts, 0, n * sizeof *counts);
+    size_t blocks = (size_t)d->p.dies * d->p.blocks_per_die;
+    for (size_t b = 0; b < blocks; b++) {
+        size_t e = d->f.blocks[b].erase_count;
+        counts[e < n ? e : n - 1]++;
+    }
+}

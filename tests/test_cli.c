@@ -59,7 +59,7 @@ Test(cli, help_lists_commands)
 
 Test(cli, planned_commands_say_so_and_fail)
 {
-    const char *planned[] = {"trace stats x", "report", "plot", "experiment review", "validate", "sweep plan x"};
+    const char *planned[] = {"trace gen pcmark8", "report", "plot", "experiment review", "validate", "sweep plan x"};
     for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
         output *o = run(planned[i]);
         cr_assert_eq(o->status, 3, "'%s' exited %d", planned[i], o->status);
@@ -164,4 +164,39 @@ Test(cli, run_refuses_inconsistent_drives)
     o = run("run --set workload.requests=0");
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "would never stop"), "%s", o->err);
+}
+
+Test(cli, trace_stats_and_convert)
+{
+    if (access(SOURCE_DIR "/../shared/traces/msr_rsrch_1.csv", R_OK)) cr_skip_test("../shared/traces is not here");
+    output *o = run("trace stats ../shared/traces/msr_rsrch_1.csv");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "  requests            13780\n"), "%s", o->out);
+    cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes)\n"), "%s", o->out);
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args, "trace convert ../shared/traces/msr_rsrch_1.csv %s/r.bin", dir);
+    o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "13780 records written"), "%s", o->out);
+    snprintf(args, sizeof args, "trace stats %s/r.bin", dir);
+    o = run(args);
+    cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes)\n"), "%s", o->out);
+    /* bad input: the message names file and line; no output file is left */
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/bad.csv", dir);
+    FILE *f = fopen(bad, "w");
+    fputs("10,h,0,Read,0,4096,1\n11,h,0,Read,0,-5,1\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "trace convert %s %s/out.bin", bad, dir);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    char want[400];
+    snprintf(want, sizeof want, "%s:2: the Size is not a whole number; expected a size in bytes\n", bad);
+    cr_assert_str_eq(o->err, want);
+    snprintf(args, sizeof args, "test ! -e %s/out.bin && test -z \"$(ls %s | grep tmp)\"", dir, dir);
+    cr_assert_eq(system(args), 0, "no output file, not even a temporary one");
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
 }

@@ -19,7 +19,7 @@ static const command commands[] = {
     {"config", cmd_config, "show a resolved configuration ('config show') or the key reference ('config keys')", NULL},
     {"bench", cmd_bench, "benchmarks: 'bench engine' (event-queue hold benchmark)", NULL},
     {"run", cmd_run, "run the built-in closed-loop workload on a drive", NULL},
-    {"trace", NULL, "trace statistics, conversion and generation", "the workload and trace readers (issue 4)"},
+    {"trace", cmd_trace, "trace statistics ('trace stats') and conversion ('trace convert')", NULL},
     {"report", NULL, "summarise and compare result files", "HDF5 results (issue 5)"},
     {"plot", NULL, "plot result files", "HDF5 results (issue 5)"},
     {"experiment", NULL, "run a bundled experiment (e.g. the reviewers' protocol)", "the drive presets (issue 6)"},

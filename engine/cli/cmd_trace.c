@@ -1,0 +1,151 @@
+/* ssdlab trace stats | convert */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "outfile.h"
+#include "stats.h"
+#include "trace.h"
+
+static const char help[] =
+    "Usage: ssdlab trace stats FILE [options]\n"
+    "       ssdlab trace convert IN OUT [options]\n\n"
+    "stats prints request count, reads/writes/trims, bytes, size histogram,\n"
+    "sequential share, footprint (distinct 4 KiB pages), inter-arrival times and\n"
+    "duration. convert writes ssdlab's binary trace format, which replays fastest.\n"
+    "Inputs may be compressed with gzip, bzip2, xz or zstd.\n\n"
+    "Options:\n"
+    "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary (default: guess)\n"
+    "      --time-unit U     disksim/MQSim timestamps: ns, us or ms (default ms)\n"
+    "      --event E         blkparse: Q (queue, default) or D (dispatch)\n"
+    "  -h, --help            this help\n";
+
+enum { OPT_TIME_UNIT = 2000, OPT_EVENT };
+
+static int parse_options(int argc, char **argv, trace_options *o)
+{
+    static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
+                                         {"event", required_argument, NULL, OPT_EVENT},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    *o = (trace_options){.format = TRACE_AUTO};
+    int opt;
+    while ((opt = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'f':
+            o->format = trace_format_parse(optarg);
+            if (o->format == TRACE_FORMATS)
+                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio or binary", optarg);
+            break;
+        case OPT_TIME_UNIT:
+            if (!strcmp(optarg, "ns")) o->disksim_time_unit_ns = 1;
+            else if (!strcmp(optarg, "us")) o->disksim_time_unit_ns = 1e3;
+            else if (!strcmp(optarg, "ms")) o->disksim_time_unit_ns = 1e6;
+            else return cli_usage_error("trace", "--time-unit '%s': expected ns, us or ms", optarg);
+            break;
+        case OPT_EVENT:
+            if ((optarg[0] != 'Q' && optarg[0] != 'D') || optarg[1])
+                return cli_usage_error("trace", "--event '%s': expected Q or D", optarg);
+            o->blkparse_event = optarg[0];
+            break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return cli_usage_error("trace", "bad option");
+        }
+    }
+    return 0;
+}
+
+static int trace_stats_cmd(int argc, char **argv)
+{
+    trace_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc < 0 ? EXIT_OK : rc;
+    if (optind + 1 != argc) return cli_usage_error("trace stats", "expected one trace file");
+    const char *path = argv[optind];
+    trace_stats s;
+    char err[1024];
+    if (trace_stats_compute(path, &o, &s, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    const char *ops[] = {"reads", "writes", "trims"};
+    printf("trace %s\n", path);
+    printf("  requests            %llu\n", (unsigned long long)s.requests);
+    for (int i = 0; i < 3; i++)
+        printf("  %-19s %llu (%llu bytes)\n", ops[i], (unsigned long long)s.count[i], (unsigned long long)s.bytes[i]);
+    printf("  devices             %u\n", s.devices);
+    printf("  sequential share    %.2f %%\n", s.requests ? 100.0 * (double)s.sequential / (double)s.requests : 0.0);
+    if (s.footprint_pages == UINT64_MAX) printf("  footprint           (address range above 2 TiB: not counted)\n");
+    else printf("  footprint           %llu pages of 4 KiB (%.3f GiB)\n", (unsigned long long)s.footprint_pages,
+                (double)s.footprint_pages * 4096 / 1073741824.0);
+    printf("  duration            %.6f s\n", s.duration_s);
+    printf("  inter-arrival       mean %.6g s, sd %.6g s\n", s.interarrival_mean_s, s.interarrival_sd_s);
+    printf("  request sizes:\n");
+    const char *labels[SIZE_BUCKETS] = {"<=512B", "1KiB", "2KiB", "4KiB", "8KiB", "16KiB", "32KiB",
+                                        "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", ">1MiB"};
+    for (int i = 0; i < SIZE_BUCKETS; i++)
+        if (s.size_hist[i]) printf("    %-8s %llu\n", labels[i], (unsigned long long)s.size_hist[i]);
+    return EXIT_OK;
+}
+
+static int trace_convert_cmd(int argc, char **argv)
+{
+    trace_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc < 0 ? EXIT_OK : rc;
+    if (optind + 2 != argc) return cli_usage_error("trace convert", "expected an input and an output file");
+    const char *in = argv[optind], *out = argv[optind + 1];
+    char err[1024];
+    trace_reader *t = trace_open(in, &o, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    outfile f;
+    if (outfile_open(&f, out)) {
+        fprintf(stderr, "ssdlab trace convert: cannot write '%s': %s\n", out, strerror(errno));
+        trace_close(t);
+        return EXIT_FAILED;
+    }
+    trace_record r;
+    uint64_t n = 0;
+    int got;
+    bool ok = trace_write_header(f.fp) == 0;
+    while (ok && (got = trace_next(t, &r)) == 1) {
+        ok = trace_write(f.fp, &r) == 0;
+        n++;
+    }
+    if (ok && got < 0) {
+        fprintf(stderr, "%s\n", trace_error(t));
+        outfile_abort(&f);
+        trace_close(t);
+        return EXIT_BAD_INPUT;
+    }
+    trace_close(t);
+    if (!ok || outfile_commit(&f)) {
+        if (!ok) outfile_abort(&f);
+        fprintf(stderr, "ssdlab trace convert: cannot write '%s': %s\n", out, strerror(errno));
+        return EXIT_FAILED;
+    }
+    printf("%llu records written to %s\n", (unsigned long long)n, out);
+    return EXIT_OK;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(help, argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_BAD_INPUT : EXIT_OK;
+    }
+    if (!strcmp(argv[1], "stats")) return trace_stats_cmd(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "convert")) return trace_convert_cmd(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "gen")) {
+        fprintf(stderr, "ssdlab trace gen: not available yet: it arrives with the PCMark-like traces (issue 7).\n");
+        return EXIT_NOT_AVAILABLE;
+    }
+    return cli_usage_error("trace", "unknown subcommand '%s'; expected stats or convert", argv[1]);
+}

@@ -1,0 +1,297 @@
+/* Trace readers: every format on real and hand-made traces, compressed
+ * inputs, the binary format's round trip, and every kind of bad line. */
+#include <bzlib.h>
+#include <criterion/criterion.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "stats.h"
+#include "trace.h"
+
+#define SHARED SOURCE_DIR "/../shared/traces/"
+
+static char dir[] = "/tmp/ssdlab-trace-test-XXXXXX";
+static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+TestSuite(traces, .init = setup, .fini = teardown);
+
+static const char *file_with(const char *name, const char *text)
+{
+    static char path[4][256];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, 256, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+static void stats_of(const char *path, trace_options o, trace_stats *s)
+{
+    char err[1024];
+    if (access(path, R_OK)) cr_skip_test("%s is not here (../shared/traces is laid beside the project in CI)", path);
+    cr_assert_eq(trace_stats_compute(path, &o, s, err, sizeof err), 0, "%s", err);
+}
+
+/* Figures from ../shared/traces/README.md. */
+Test(traces, msr_cambridge_rsrch_1)
+{
+    trace_stats s;
+    stats_of(SHARED "msr_rsrch_1.csv", (trace_options){0}, &s);
+    cr_assert_eq(s.requests, 13780);
+    cr_assert_eq(s.count[TRACE_WRITE], 13738);
+    cr_assert_eq(s.count[TRACE_READ], 42);
+    cr_assert_eq(s.bytes[TRACE_READ], 568320);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 171211264);
+    /* about 6.7 days */
+    cr_assert(s.duration_s > 6.6 * 86400 && s.duration_s < 6.8 * 86400, "duration %.0f s", s.duration_s);
+}
+
+Test(traces, msr_cambridge_wdev_1)
+{
+    trace_stats s;
+    stats_of(SHARED "msr_wdev_1.csv", (trace_options){.format = TRACE_MSR}, &s);
+    cr_assert_eq(s.requests, 1055);
+    cr_assert_eq(s.count[TRACE_READ], 0);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 5537792);
+}
+
+Test(traces, disksim_mqsim_wsrch)
+{
+    trace_stats s;
+    stats_of(SHARED "disksim_wsrch-small.trace", (trace_options){.disksim_time_unit_ns = 1}, &s);
+    cr_assert_eq(s.requests, 24783);
+    cr_assert_eq(s.count[TRACE_READ], 24779);
+    cr_assert_eq(s.count[TRACE_WRITE], 4);
+    cr_assert_eq(s.bytes[TRACE_READ], 382085120);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 32768);
+    cr_assert_eq(s.devices, 6);
+    cr_assert(s.duration_s > 55 && s.duration_s < 61, "60 s of trace, got %.3f", s.duration_s);
+}
+
+Test(traces, fiu_cheetah)
+{
+    trace_stats s;
+    stats_of(SHARED "fiu_cheetah_sample.blkparse", (trace_options){0}, &s);
+    cr_assert_eq(s.requests, 9998);
+    cr_assert_eq(s.count[TRACE_READ], 8896);
+    cr_assert_eq(s.count[TRACE_WRITE], 1102);
+    cr_assert_eq(s.bytes[TRACE_READ], 36438016);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 4513792);
+    cr_assert(s.duration_s > 23 && s.duration_s < 24, "23.6 s, got %.3f", s.duration_s);
+}
+
+static trace_reader *open_text(const char *name, const char *text, trace_format f)
+{
+    char err[512];
+    trace_options o = {.format = f};
+    trace_reader *t = trace_open(file_with(name, text), &o, err, sizeof err);
+    cr_assert_not_null(t, "%s", err);
+    return t;
+}
+
+static void expect_record(trace_reader *t, sim_time_t time, trace_op op, uint64_t offset, uint32_t bytes, uint32_t dev)
+{
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 1, "%s", trace_error(t));
+    cr_assert_eq(r.time, time);
+    cr_assert_eq(r.op, op);
+    cr_assert_eq(r.offset, offset);
+    cr_assert_eq(r.bytes, bytes);
+    cr_assert_eq(r.device, dev);
+}
+
+Test(traces, msr_times_are_filetime_ticks)
+{
+    trace_reader *t = open_text("m.csv", "1000,h,2,Read,4096,512,9\n1015,h,2,write,8192,4096,9\n", TRACE_AUTO);
+    cr_assert_eq(trace_format_of(t), TRACE_MSR);
+    expect_record(t, 0, TRACE_READ, 4096, 512, 2);
+    expect_record(t, 1500, TRACE_WRITE, 8192, 4096, 2);
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 0);
+    trace_close(t);
+}
+
+Test(traces, umass_spc)
+{
+    trace_reader *t = open_text("u.spc", "0,100,4096,r,0.5\n1,8,512,W,0.75\n", TRACE_AUTO);
+    cr_assert_eq(trace_format_of(t), TRACE_UMASS);
+    expect_record(t, 0, TRACE_READ, 51200, 4096, 0);
+    expect_record(t, 250000000, TRACE_WRITE, 4096, 512, 1);
+    trace_close(t);
+}
+
+Test(traces, blkparse_queue_events_reads_writes_discards)
+{
+    const char *text = "  8,0    3        1     0.000000000   697  Q   W 223490 + 8 [kjournald]\n"
+                       "  8,0    3        2     0.000002000   697  G   W 223490 + 8 [kjournald]\n"
+                       "  8,0    3        3     0.000010000   697  Q   R 1000 + 16 [cat]\n"
+                       "  8,0    3        4     0.000020000   697  Q  FWS [kworker]\n"
+                       "  8,16   0        5     0.001000000   697  Q   D 2048 + 2048 [fstrim]\n"
+                       "  8,0    3        6     0.002000000   697  D   R 1000 + 16 [cat]\n"
+                       "\nCPU3 (8,0):\n Reads Queued:           1,        8KiB\n";
+    trace_reader *t = open_text("b.txt", text, TRACE_AUTO);
+    cr_assert_eq(trace_format_of(t), TRACE_BLKPARSE);
+    expect_record(t, 0, TRACE_WRITE, 223490ull * 512, 4096, 2048);
+    expect_record(t, 10000, TRACE_READ, 512000, 8192, 2048);
+    expect_record(t, 1000000, TRACE_TRIM, 2048ull * 512, 1048576, 2064);
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 0, "%s", trace_error(t));
+    trace_close(t);
+}
+
+Test(traces, fio_iolog_v2_and_v3)
+{
+    trace_reader *t = open_text("v2.log", "fio version 2 iolog\n/dev/sdb add\n/dev/sdb open\n/dev/sdb write 0 4096\n"
+                                          "/dev/sdb read 8192 512\n/dev/sdb trim 0 1048576\n/dev/sdb close\n",
+                                TRACE_AUTO);
+    cr_assert_eq(trace_format_of(t), TRACE_FIO);
+    expect_record(t, 0, TRACE_WRITE, 0, 4096, 0);
+    expect_record(t, 0, TRACE_READ, 8192, 512, 0);
+    expect_record(t, 0, TRACE_TRIM, 0, 1048576, 0);
+    trace_close(t);
+    t = open_text("v3.log", "fio version 3 iolog\n0 /dev/a add\n5 /dev/a open\n7 /dev/a read 4096 4096\n"
+                            "9 /dev/b write 0 8192\n12 /dev/a close\n",
+                  TRACE_FIO);
+    expect_record(t, 0, TRACE_READ, 4096, 4096, 0);
+    expect_record(t, 2000000, TRACE_WRITE, 0, 8192, 1);
+    trace_close(t);
+}
+
+/* Each bad line stops the reader with FILE:LINE: what; expected what. */
+static void expect_error(const char *text, trace_format f, const char *rest)
+{
+    char err[512];
+    trace_options o = {.format = f};
+    const char *path = file_with("bad.trace", text);
+    trace_reader *t = trace_open(path, &o, err, sizeof err);
+    cr_assert_not_null(t, "%s", err);
+    trace_record r;
+    int rc;
+    while ((rc = trace_next(t, &r)) == 1) {}
+    cr_assert_eq(rc, -1, "the bad line must be refused");
+    char want[600];
+    snprintf(want, sizeof want, "%s:%s", path, rest);
+    cr_assert_str_eq(trace_error(t), want);
+    trace_close(t);
+}
+
+Test(traces, malformed_lines_name_file_and_line)
+{
+    expect_error("10,h,0,Read,0,4096,1\n11,h,0,Erase,0,4096,1\n", TRACE_MSR,
+                 "2: the Type is neither Read nor Write; expected Read or Write");
+    expect_error("10,h,0,Read,0,4096\n", TRACE_MSR,
+                 "1: not 7 comma-separated fields; expected Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime");
+    expect_error("10,h,0,Read,zero,4096,1\n", TRACE_MSR, "1: the Offset is not a whole number; expected a byte offset");
+    expect_error("20,h,0,Read,0,4096,1\n10,h,0,Read,0,4096,1\n", TRACE_MSR,
+                 "2: the timestamp is earlier than the first record's; expected records in time order");
+    expect_error("10,h,0,Read,0,0,1\n", TRACE_MSR, "1: the request size is 0 or above 4 GiB; expected a size of 1 B to 4 GiB");
+    expect_error("100 1 proc 8 8 X 8 0 md5\n", TRACE_FIU, "1: the operation is neither R nor W; expected R or W");
+    expect_error("0,1,4096,x,0.1\n", TRACE_UMASS, "1: the opcode is neither r nor w; expected r or w");
+    expect_error("0.5 0 100 8 1\n0.7 0 100 8\n", TRACE_DISKSIM, "2: not 5 fields; expected time device lba size type");
+    expect_error("  8,0 3 1 0.1 697 Q W abc + 8 [x]\n", TRACE_BLKPARSE,
+                 "1: the sector range is not whole numbers; expected sector + count");
+    expect_error("hello world\n", TRACE_BLKPARSE,
+                 "1: not a blkparse event line; expected maj,min cpu seq time pid action rwbs [sector + count]");
+    expect_error("fio version 2 iolog\n/dev/a frobnicate 0 1\n", TRACE_FIO,
+                 "2: unknown action; expected read, write, trim, add, open, close, sync, datasync or wait");
+}
+
+Test(traces, unknown_format_is_refused)
+{
+    char err[512];
+    trace_options o = {0};
+    const char *path = file_with("x.trace", "what is this\n");
+    cr_assert_null(trace_open(path, &o, err, sizeof err));
+    cr_assert(strstr(err, ":1: cannot tell the trace format from this line"), "%s", err);
+}
+
+/* Compressed copies read as the original does. */
+static void compress_with(const char *codec, const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    cr_assert_not_null(in);
+    static char data[1 << 20];
+    size_t n = fread(data, 1, sizeof data, in);
+    fclose(in);
+    FILE *out = fopen(to, "wb");
+    if (!strcmp(codec, "gzip")) {
+        fclose(out);
+        gzFile g = gzopen(to, "wb");
+        gzwrite(g, data, (unsigned)n);
+        gzclose(g);
+        return;
+    }
+    static char packed[1 << 21];
+    size_t m = 0;
+    if (!strcmp(codec, "bzip2")) {
+        unsigned len = sizeof packed;
+        cr_assert_eq(BZ2_bzBuffToBuffCompress(packed, &len, data, (unsigned)n, 9, 0, 0), BZ_OK);
+        m = len;
+    } else if (!strcmp(codec, "xz")) {
+        cr_assert_eq(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, (uint8_t *)data, n, (uint8_t *)packed, &m, sizeof packed),
+                     LZMA_OK);
+    } else {
+        m = ZSTD_compress(packed, sizeof packed, data, n, 3);
+        cr_assert(!ZSTD_isError(m));
+    }
+    fwrite(packed, 1, m, out);
+    fclose(out);
+}
+
+Test(traces, compressed_inputs_read_like_the_original)
+{
+    const char *src = SHARED "msr_rsrch_1.csv";
+    if (access(src, R_OK)) cr_skip_test("%s is not here", src);
+    const char *codecs[] = {"gzip", "bzip2", "xz", "zstd"};
+    for (int i = 0; i < 4; i++) {
+        char path[300];
+        snprintf(path, sizeof path, "%s/rsrch.%s", dir, codecs[i]);
+        compress_with(codecs[i], src, path);
+        trace_stats s;
+        stats_of(path, (trace_options){0}, &s);
+        cr_assert_eq(s.requests, 13780, "%s", codecs[i]);
+        cr_assert_eq(s.bytes[TRACE_WRITE], 171211264, "%s", codecs[i]);
+    }
+}
+
+/* The binary format carries every field through. */
+Test(traces, binary_round_trip)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/t.bin", dir);
+    FILE *f = fopen(path, "wb");
+    trace_write_header(f);
+    trace_record in[3] = {{0, 4096, 512, 3, TRACE_READ}, {1234567, UINT64_C(1) << 40, 1048576, 0, TRACE_WRITE},
+                          {99999999999ull, 0, 4096, 65535, TRACE_TRIM}};
+    for (int i = 0; i < 3; i++) trace_write(f, &in[i]);
+    fclose(f);
+    char err[256];
+    trace_reader *t = trace_open(path, &(trace_options){0}, err, sizeof err);
+    cr_assert_not_null(t, "%s", err);
+    cr_assert_eq(trace_format_of(t), TRACE_BINARY);
+    for (int i = 0; i < 3; i++) expect_record(t, in[i].time, in[i].op, in[i].offset, in[i].bytes, in[i].device);
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 0);
+    trace_close(t);
+    /* a cut record is an error */
+    f = fopen(path, "ab");
+    fwrite("abc", 1, 3, f);
+    fclose(f);
+    t = trace_open(path, &(trace_options){0}, err, sizeof err);
+    for (int i = 0; i < 3; i++) cr_assert_eq(trace_next(t, &r), 1);
+    cr_assert_eq(trace_next(t, &r), -1);
+    cr_assert(strstr(trace_error(t), "the last record is cut short (3 of 24 bytes)"), "%s", trace_error(t));
+    trace_close(t);
+}

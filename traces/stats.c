@@ -1,0 +1,94 @@
+#include "stats.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rstat.h>
+
+enum { MAX_DEVICES = 1024 };
+/* The footprint bitmap grows with the highest page touched, up to 2 TiB of
+ * address range (64 MiB of bits); beyond that the footprint is not counted. */
+#define FOOTPRINT_MAX_PAGES (UINT64_C(1) << 29)
+
+typedef struct bitmap {
+    uint64_t *words;
+    uint64_t nwords;
+    uint64_t set;
+    bool overflow;
+} bitmap;
+
+static void mark_pages(bitmap *b, uint64_t first, uint64_t last)
+{
+    if (b->overflow) return;
+    if (last >= FOOTPRINT_MAX_PAGES) {
+        b->overflow = true;
+        return;
+    }
+    if (last / 64 >= b->nwords) {
+        uint64_t n = b->nwords ? b->nwords : 1024;
+        while (n <= last / 64) n *= 2;
+        uint64_t *w = realloc(b->words, n * sizeof *w);
+        if (!w) {
+            b->overflow = true;
+            return;
+        }
+        memset(w + b->nwords, 0, (n - b->nwords) * sizeof *w);
+        b->words = w;
+        b->nwords = n;
+    }
+    for (uint64_t p = first; p <= last; p++) {
+        uint64_t bit = UINT64_C(1) << (p & 63);
+        if (!(b->words[p / 64] & bit)) {
+            b->words[p / 64] |= bit;
+            b->set++;
+        }
+    }
+}
+
+static int size_bucket(uint32_t bytes)
+{
+    int b = 0;
+    for (uint64_t limit = 512; b < SIZE_BUCKETS - 1 && bytes > limit; limit *= 2) b++;
+    return b;
+}
+
+int trace_stats_compute(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    trace_reader *t = trace_open(path, opt, err, errlen);
+    if (!t) return -1;
+    uint64_t *next_offset = calloc(MAX_DEVICES, sizeof *next_offset);
+    bool *seen = calloc(MAX_DEVICES, sizeof *seen);
+    gsl_rstat_workspace *gaps = gsl_rstat_alloc();
+    bitmap pages = {0};
+    trace_record r;
+    sim_time_t last_time = 0;
+    int rc;
+    while ((rc = trace_next(t, &r)) == 1) {
+        s->requests++;
+        s->count[r.op]++;
+        s->bytes[r.op] += r.bytes;
+        s->size_hist[size_bucket(r.bytes)]++;
+        uint32_t dev = r.device % MAX_DEVICES;
+        if (seen[dev] && next_offset[dev] == r.offset) s->sequential++;
+        if (!seen[dev]) s->devices++;
+        seen[dev] = true;
+        next_offset[dev] = r.offset + r.bytes;
+        mark_pages(&pages, r.offset / 4096, (r.offset + r.bytes - 1) / 4096);
+        if (s->requests > 1) gsl_rstat_add(sim_time_to_sec(r.time > last_time ? r.time - last_time : 0), gaps);
+        if (r.time > last_time) last_time = r.time;
+    }
+    if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
+    s->duration_s = sim_time_to_sec(last_time);
+    s->interarrival_mean_s = gsl_rstat_n(gaps) ? gsl_rstat_mean(gaps) : 0;
+    s->interarrival_sd_s = gsl_rstat_n(gaps) > 1 ? gsl_rstat_sd(gaps) : 0;
+    s->footprint_pages = pages.overflow ? UINT64_MAX : pages.set;
+    free(pages.words);
+    gsl_rstat_free(gaps);
+    free(next_offset);
+    free(seen);
+    trace_close(t);
+    return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,25 @@
+/* Statistics of a trace, in one streaming pass: what `ssdlab trace stats`
+ * prints and what the tests check against published figures. */
+#ifndef SSDLAB_TRACE_STATS_H
+#define SSDLAB_TRACE_STATS_H
+
+#include <stdint.h>
+
+#include "trace.h"
+
+enum { SIZE_BUCKETS = 13 }; /* <=512 B, 1 KiB, 2 KiB, ... 512 KiB, 1 MiB, more */
+
+typedef struct trace_stats {
+    uint64_t requests, count[3], bytes[3];
+    uint64_t size_hist[SIZE_BUCKETS];
+    uint64_t sequential;         /* requests starting where the device's previous one ended */
+    uint64_t footprint_pages;    /* distinct 4 KiB pages touched; UINT64_MAX if the range was too large */
+    double duration_s;
+    double interarrival_mean_s, interarrival_sd_s;
+    uint32_t devices;
+} trace_stats;
+
+/* Returns 0, or -1 with the reader's message (FILE:LINE: ...) in err. */
+int trace_stats_compute(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen);
+
+#endif

@@ -49,7 +49,8 @@ static void open_bench_lists(bench *b, const char *const *a, const char *const *
 static void run_bench(bench *b)
 {
     workload_precondition(b->w);
-    workload_run(b->w, &b->r);
+    char err[512];
+    cr_assert_eq(workload_run(b->w, &b->r, err, sizeof err), 0, "%s", err);
 }
 
 static void close_bench(bench *b)

@@ -76,6 +76,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
         if (!seen[dev]) s->devices++;
         seen[dev] = true;
         next_offset[dev] = r.offset + r.bytes;
+        if (r.offset + r.bytes > s->max_end) s->max_end = r.offset + r.bytes;
         mark_pages(&pages, r.offset / 4096, (r.offset + r.bytes - 1) / 4096);
         if (s->requests > 1) gsl_rstat_add(sim_time_to_sec(r.time > last_time ? r.time - last_time : 0), gaps);
         if (r.time > last_time) last_time = r.time;

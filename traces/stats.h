@@ -17,6 +17,7 @@ typedef struct trace_stats {
     double duration_s;
     double interarrival_mean_s, interarrival_sd_s;
     uint32_t devices;
+    uint64_t max_end; /* highest offset + size */
 } trace_stats;
 
 /* Returns 0, or -1 with the reader's message (FILE:LINE: ...) in err. */

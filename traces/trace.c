@@ -26,6 +26,8 @@ struct trace_reader {
     double base;      /* time of the first record, in the format's unit */
     int fio_version;
     bool in_summary; /* blkparse: past the event lines */
+    uint64_t records; /* binary: records read */
+    char where[300];
     char *files[MAX_FILES]; /* fio: device numbers by file name */
     int file_count;
     char err[512];
@@ -41,6 +43,15 @@ trace_format trace_format_parse(const char *name)
 }
 
 trace_format trace_format_of(const trace_reader *t) { return t->format; }
+
+const char *trace_where(trace_reader *t)
+{
+    if (t->format == TRACE_BINARY)
+        snprintf(t->where, sizeof t->where, "%s:record %llu", t->path, (unsigned long long)t->records);
+    else
+        snprintf(t->where, sizeof t->where, "%s:%llu", t->path, (unsigned long long)input_line_number(t->in));
+    return t->where;
+}
 const char *trace_error(const trace_reader *t) { return t->err; }
 
 static int bad(trace_reader *t, const char *what, const char *expected)
@@ -266,6 +277,7 @@ static int next_binary(trace_reader *t, trace_record *r)
     long got = input_read(t->in, b, RECORD);
     if (got < 0) return snprintf(t->err, sizeof t->err, "%s: %s", t->path, input_error(t->in)), -1;
     if (got == 0) return 0;
+    t->records++;
     if (got < RECORD) return snprintf(t->err, sizeof t->err, "%s: the last record is cut short (%ld of %d bytes); expected whole records", t->path, got, RECORD), -1;
     r->time = get_le(b, 8);
     r->offset = get_le(b + 8, 8);

@@ -48,6 +48,8 @@ void trace_close(trace_reader *t);
 /* 1: a record; 0: the end; -1: bad input (message in trace_error). */
 int trace_next(trace_reader *t, trace_record *r);
 const char *trace_error(const trace_reader *t);
+/* Where the last record came from: "FILE:LINE" (text) or "FILE:record N" (binary). */
+const char *trace_where(trace_reader *t);
 trace_format trace_format_of(const trace_reader *t);
 const char *trace_format_name(trace_format f);
 /* TRACE_FORMATS when the name is unknown. */

@@ -169,11 +169,12 @@ static int bench_model_case(const cli_config_args *args, const model_case *mc)
     } else {
         ssd *d = m.d;
         workload *w = m.w;
+        char err[512];
         double t0 = cli_wall_seconds();
         workload_precondition(w);
         double t1 = cli_wall_seconds();
         workload_result r;
-        workload_run(w, &r);
+        workload_run(w, &r, err, sizeof err);
         double t2 = cli_wall_seconds();
         ssdlab_stats st;
         ssd_stats(d, &st);

@@ -97,19 +97,34 @@ int cmd_run(int argc, char **argv)
     workload_precondition(w);
     double t1 = cli_wall_seconds();
     workload_result r;
-    workload_run(w, &r);
+    if (workload_run(w, &r, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        cli_model_close(&m);
+        cfg_free(c);
+        return EXIT_BAD_INPUT;
+    }
     double wall = cli_wall_seconds() - t1;
     ssdlab_stats st;
     ssd_stats(d, &st);
     const ssd_params *p = ssd_params_of(d);
     printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies\n", cfg_str(c, "drive.name"), drive ? drive : "defaults",
            (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel);
-    printf("  workload: %s, %.0f%% reads, %llu B blocks, QD %llu, precondition %s, seed %llu\n", cfg_str(c, "workload.pattern"),
-           100 * cfg_float(c, "workload.read_share"), (unsigned long long)cfg_uint(c, "workload.block_size"),
-           (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
-           (unsigned long long)cfg_uint(c, "sim.seed"));
+    bool traced = !strcmp(cfg_str(c, "workload.source"), "trace");
+    if (traced)
+        printf("  workload: %s replay of %s, time scale %g, QD %llu (afap), precondition %s, seed %llu\n",
+               cfg_str(c, "workload.replay"), cfg_str(c, "workload.trace"), cfg_float(c, "workload.time_scale"),
+               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
+               (unsigned long long)cfg_uint(c, "sim.seed"));
+    else
+        printf("  workload: %s, %.0f%% reads, %llu B blocks, QD %llu, precondition %s, seed %llu\n", cfg_str(c, "workload.pattern"),
+               100 * cfg_float(c, "workload.read_share"), (unsigned long long)cfg_uint(c, "workload.block_size"),
+               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
+               (unsigned long long)cfg_uint(c, "sim.seed"));
     printf("  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r.seconds, (unsigned long long)r.requests, r.iops,
            r.mib_per_s);
+    if (traced)
+        printf("  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
+               (unsigned long long)r.remapped, (unsigned long long)r.skipped);
     print_op(d, &st, SSDLAB_READ, "read", r.seconds);
     print_op(d, &st, SSDLAB_WRITE, "write", r.seconds);
     if (st.host_units_written)

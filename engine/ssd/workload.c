@@ -1,5 +1,7 @@
 #include "workload.h"
 
+#include "replay.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,21 @@ const cfg_key workload_config_keys[] = {
     {"workload.precondition", CFG_ENUM, NULL, "fill", NULL, NULL, "none|fill|steady",
      "State before the run: empty; every LBA written once in order; or filled, then randomly overwritten (steady_overwrites times the capacity)."},
     {"workload.steady_overwrites", CFG_FLOAT, NULL, "2", "0", "100", NULL, "Random overwrites for 'steady', in multiples of the capacity."},
+    {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace",
+     "Where requests come from: the synthetic generator (pattern, read share, ...) or a trace file (workload.trace)."},
+    {"workload.trace", CFG_PATH, NULL, "none", NULL, NULL, NULL, "Trace file to replay (plain or gzip/bzip2/xz/zstd), relative to the file that names it."},
+    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary",
+     "Format of workload.trace; auto guesses from its first line."},
+    {"workload.trace_time_unit", CFG_TIME, "ns", "1ms", "1ns", "1s", NULL, "Time unit of DiskSim/MQSim ASCII traces (DiskSim: ms; MQSim: ns)."},
+    {"workload.blkparse_event", CFG_ENUM, NULL, "Q", NULL, NULL, "Q|D", "blkparse traces: replay queue (Q) or dispatch (D) events."},
+    {"workload.replay", CFG_ENUM, NULL, "timed", NULL, NULL, "timed|afap",
+     "timed: each record arrives at its recorded time (open loop); afap: as fast as possible at workload.queue_depth (closed loop)."},
+    {"workload.time_scale", CFG_FLOAT, NULL, "1", "0", "1000000", NULL,
+     "Timed replay: recorded times are multiplied by this (0.5 replays twice as fast)."},
+    {"workload.devices", CFG_STRING, NULL, "all", NULL, NULL, NULL,
+     "Devices (disks, volumes, ASUs) of a multi-device trace to replay: 'all' or numbers separated by commas."},
+    {"workload.lba_map", CFG_ENUM, NULL, "error", NULL, NULL, "error|wrap|scale",
+     "Records past the drive's capacity: stop with an error, wrap around, or scale the trace's address range onto the drive."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -35,6 +52,7 @@ struct workload {
     const char *precondition;
     double overwrites;
     bool measuring, stopping;
+    replay *trace; /* workload.source = trace */
 };
 
 static void issue(workload *w, ssdlab_request *r);
@@ -88,6 +106,20 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     w->random = strcmp(cfg_str(c, "workload.pattern"), "random") == 0;
     w->read_share = cfg_float(c, "workload.read_share");
     w->block = cfg_uint(c, "workload.block_size");
+    w->precondition = cfg_str(c, "workload.precondition");
+    w->overwrites = cfg_float(c, "workload.steady_overwrites");
+    if (!strcmp(cfg_str(c, "workload.source"), "trace")) {
+        if (!strcmp(cfg_str(c, "workload.trace"), "none")) {
+            snprintf(err, errlen, "key 'workload.source' is trace but 'workload.trace' names no file; expected a trace file");
+            free(w);
+            return NULL;
+        }
+        if (!(w->trace = replay_create(s, d, c, err, errlen))) {
+            free(w);
+            return NULL;
+        }
+        return w;
+    }
     uint64_t cap = ssd_capacity(d);
     w->region_start = cfg_uint(c, "workload.region_offset");
     uint64_t size = cfg_uint(c, "workload.region_size");
@@ -118,8 +150,6 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
         free(w);
         return NULL;
     }
-    w->precondition = cfg_str(c, "workload.precondition");
-    w->overwrites = cfg_float(c, "workload.steady_overwrites");
     w->slots = calloc(w->depth, sizeof *w->slots);
     if (!w->slots) {
         free(w);
@@ -131,6 +161,7 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
 void workload_free(workload *w)
 {
     if (!w) return;
+    replay_free(w->trace);
     free(w->slots);
     free(w);
 }
@@ -143,8 +174,21 @@ void workload_precondition(workload *w)
     ssd_precondition(w->d, over, sim_rng(w->s, "precondition"));
 }
 
-void workload_run(workload *w, workload_result *r)
+int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
 {
+    if (w->trace) {
+        replay_result rr;
+        int rc = replay_run(w->trace, &rr, err, errlen);
+        r->requests = rr.requests;
+        r->seconds = rr.seconds;
+        ssdlab_stats st;
+        ssd_stats(w->d, &st);
+        r->iops = r->seconds > 0 ? (double)r->requests / r->seconds : 0;
+        r->mib_per_s = r->seconds > 0 ? (double)(st.bytes[0] + st.bytes[1] + st.bytes[2]) / r->seconds / 1048576.0 : 0;
+        r->remapped = rr.remapped;
+        r->skipped = rr.skipped;
+        return rc;
+    }
     ssd_reset_stats(w->d);
     w->measuring = w->warmup == 0;
     w->measure_start = sim_now(w->s);
@@ -157,4 +201,6 @@ void workload_run(workload *w, workload_result *r)
     r->seconds = sim_time_to_sec(sim_now(w->s) - w->measure_start);
     r->iops = r->seconds > 0 ? (double)r->requests / r->seconds : 0;
     r->mib_per_s = r->seconds > 0 ? (double)(st.bytes[0] + st.bytes[1] + st.bytes[2]) / r->seconds / 1048576.0 : 0;
+    r->remapped = r->skipped = 0;
+    return 0;
 }

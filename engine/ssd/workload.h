@@ -1,7 +1,7 @@
-/* The minimal workload source of the SSD model: closed-loop reads and
- * writes at a queue depth over an LBA region, random or sequential, with a
- * read share and one block size; optional preconditioning first. The full
- * workload system (phases, traces, open loop) builds on the same API. */
+/* The workload of a run: closed-loop synthetic reads and writes at a queue
+ * depth over an LBA region (random or sequential, a read share, one block
+ * size), or the replay of a trace (replay.h); optional preconditioning
+ * first. Workload files with phases build on the same API. */
 #ifndef SSDLAB_WORKLOAD_H
 #define SSDLAB_WORKLOAD_H
 
@@ -18,13 +18,15 @@ typedef struct workload_result {
     uint64_t requests;
     double seconds;          /* simulated time of the measured part */
     double iops, mib_per_s;
+    uint64_t remapped, skipped; /* trace replay: records mapped onto the drive, records of other devices */
 } workload_result;
 
 workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);
 void workload_free(workload *w);
 /* Brings the drive to the configured starting state (fast path). */
 void workload_precondition(workload *w);
-/* Runs to the stop condition and fills r. */
-void workload_run(workload *w, workload_result *r);
+/* Runs to the stop condition (or the end of the trace) and fills r.
+ * Returns 0, or -1 with a message (a bad trace record) in err. */
+int workload_run(workload *w, workload_result *r, char *err, size_t errlen);
 
 #endif

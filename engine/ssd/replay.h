@@ -1,0 +1,27 @@
+/* Trace replay on a drive: timed (open loop: each record arrives at its
+ * recorded time, times a scale factor) or as fast as possible at a queue
+ * depth (closed loop). Records are read one at a time (constant memory),
+ * filtered by device, and mapped onto the drive's capacity. */
+#ifndef SSDLAB_REPLAY_H
+#define SSDLAB_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "ssd.h"
+
+typedef struct replay replay;
+
+typedef struct replay_result {
+    uint64_t requests, remapped, skipped; /* skipped: records of other devices */
+    double seconds;
+} replay_result;
+
+replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);
+void replay_free(replay *p);
+/* Runs the whole trace. Returns 0, or -1 with a message (bad record,
+ * offset past the drive with workload.lba_map=error) in err. */
+int replay_run(replay *p, replay_result *r, char *err, size_t errlen);
+
+#endif

@@ -3,17 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reqpool.h"
 #include "stats.h"
 #include "trace.h"
 
-enum { MAX_DEVICES = 64, POOL_CHUNK = 256 };
+enum { MAX_DEVICES = 64 };
 
 typedef enum lba_map { MAP_ERROR, MAP_WRAP, MAP_SCALE } lba_map;
-
-typedef struct pooled {
-    ssdlab_request r;
-    struct pooled *next_free;
-} pooled;
 
 struct replay {
     sim *s;
@@ -28,10 +24,7 @@ struct replay {
     int device_count; /* 0: all */
     sim_handler_id on_arrival;
     sim_time_t start;
-    /* requests: a free list that grows with the most outstanding at once */
-    pooled *free;
-    pooled **chunks;
-    size_t chunk_count;
+    reqpool pool;
     trace_record next;
     bool have_next, trace_done, failed;
     uint64_t issued, completed, record_number, remapped, skipped;
@@ -95,35 +88,6 @@ static bool load_next(replay *p)
     return false;
 }
 
-static ssdlab_request *take_request(replay *p)
-{
-    if (!p->free) {
-        pooled *chunk = calloc(POOL_CHUNK, sizeof *chunk);
-        pooled **chunks = realloc(p->chunks, (p->chunk_count + 1) * sizeof *chunks);
-        if (!chunk || !chunks) {
-            free(chunk);
-            if (chunks) p->chunks = chunks;
-            return NULL;
-        }
-        p->chunks = chunks;
-        p->chunks[p->chunk_count++] = chunk;
-        for (int i = 0; i < POOL_CHUNK; i++) {
-            chunk[i].next_free = p->free;
-            p->free = &chunk[i];
-        }
-    }
-    pooled *q = p->free;
-    p->free = q->next_free;
-    return &q->r;
-}
-
-static void give_back(replay *p, ssdlab_request *r)
-{
-    pooled *q = (pooled *)r; /* r is the first member */
-    q->next_free = p->free;
-    p->free = q;
-}
-
 static void on_done(ssdlab_request *r, void *ctx);
 
 static void submit(replay *p, ssdlab_request *r)
@@ -148,7 +112,7 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
 {
     (void)s, (void)ctx, (void)arg;
     replay *p = obj;
-    ssdlab_request *r = take_request(p);
+    ssdlab_request *r = reqpool_take(&p->pool);
     if (!r) {
         fail(p, "out of memory for requests");
         return;
@@ -165,7 +129,7 @@ static void on_done(ssdlab_request *r, void *ctx)
         submit(p, r);
         return;
     }
-    if (p->timed) give_back(p, r);
+    if (p->timed) reqpool_give(&p->pool, r);
     if (p->trace_done && !p->have_next && p->completed == p->issued) sim_request_stop(p->s);
 }
 
@@ -225,8 +189,7 @@ void replay_free(replay *p)
 {
     if (!p) return;
     trace_close(p->t);
-    for (size_t i = 0; i < p->chunk_count; i++) free(p->chunks[i]);
-    free(p->chunks);
+    reqpool_free(&p->pool);
     free(p);
 }
 
@@ -238,7 +201,7 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
         schedule_next_arrival(p);
     } else {
         for (uint32_t i = 0; i < p->depth && load_next(p); i++) {
-            ssdlab_request *r = take_request(p);
+            ssdlab_request *r = reqpool_take(&p->pool);
             if (!r) {
                 fail(p, "out of memory for requests");
                 break;

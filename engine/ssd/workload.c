@@ -1,6 +1,8 @@
 #include "workload.h"
 
+#include "generator.h"
 #include "replay.h"
+#include "reqpool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +10,22 @@
 #include <gsl/gsl_randist.h>
 
 const cfg_key workload_config_keys[] = {
-    {"workload.pattern", CFG_ENUM, NULL, "random", NULL, NULL, "random|sequential", "Access pattern inside the region."},
+    {"workload.pattern", CFG_ENUM, NULL, "random", NULL, NULL, "random|sequential|zipf|hotcold",
+     "Access pattern inside the region: uniform random, sequential, Zipf (workload.zipf_theta), or hot/cold (workload.hot_*)."},
+    {"workload.zipf_theta", CFG_FLOAT, NULL, "0.99", "0.01", "10", NULL, "Zipf pattern: skew (P(k) ~ k^-theta over aligned blocks)."},
+    {"workload.hot_fraction", CFG_FRACTION, NULL, "20%", "0.0001", "1", NULL, "Hot/cold pattern: share of the region that is hot."},
+    {"workload.hot_share", CFG_FRACTION, NULL, "80%", "0", "1", NULL, "Hot/cold pattern: share of the requests that go to the hot part."},
+    {"workload.block_sizes", CFG_STRING, NULL, "", NULL, NULL, NULL,
+     "Weighted mix of request sizes, e.g. '4KiB:55,64KiB:25,128KiB:20'; empty means workload.block_size alone."},
+    {"workload.align", CFG_SIZE, "KiB", "0B", NULL, "64MiB", NULL, "Alignment of request offsets; 0 means the smallest request size."},
+    {"workload.arrival", CFG_ENUM, NULL, "closed", NULL, NULL, "closed|poisson|fixed",
+     "closed: keep workload.queue_depth requests outstanding; poisson or fixed: open loop at workload.rate."},
+    {"workload.rate", CFG_FLOAT, NULL, "1000", "0.001", "1e9", NULL, "Open loop: requests per second of simulated time."},
+    {"workload.bytes", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Stop after this many bytes of requests; 0 means no limit."},
+    {"workload.drive_writes", CFG_FLOAT, NULL, "0", "0", "1000", NULL,
+     "Stop after writing the drive's capacity this many times; 0 means no limit."},
     {"workload.read_share", CFG_FRACTION, NULL, "100%", "0", "1", NULL, "Share of requests that are reads; the rest are writes."},
-    {"workload.block_size", CFG_SIZE, "KiB", "4KiB", "512B", "64MiB", NULL, "Bytes per request, aligned to this size."},
+    {"workload.block_size", CFG_SIZE, "KiB", "4KiB", "512B", "64MiB", NULL, "Bytes per request (unless workload.block_sizes)."},
     {"workload.queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Requests kept outstanding (closed loop)."},
     {"workload.region_offset", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Start of the region accessed."},
     {"workload.region_size", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Size of the region accessed; 0 means up to the end of the drive."},
@@ -42,12 +57,15 @@ struct workload {
     sim *s;
     ssd *d;
     gsl_rng *rng;
-    ssdlab_request *slots;
+    generator gen;
+    ssdlab_request *slots; /* closed loop */
     uint32_t depth;
-    bool random;
-    double read_share;
-    uint64_t block, region_start, region_blocks, next_seq;
-    uint64_t warmup, target, issued, completed;
+    bool open_loop, poisson;
+    double rate;
+    reqpool pool;          /* open loop */
+    sim_handler_id on_arrival;
+    uint64_t warmup, target, completed, issued;
+    uint64_t byte_target, write_target, bytes_done, written;
     sim_time_t duration, measure_start, stop_at;
     const char *precondition;
     double overwrites;
@@ -56,6 +74,13 @@ struct workload {
 };
 
 static void issue(workload *w, ssdlab_request *r);
+
+static bool limits_reached(const workload *w)
+{
+    uint64_t done = w->completed - w->warmup;
+    return (w->target && done >= w->target) || (w->stop_at && sim_now(w->s) >= w->stop_at) ||
+           (w->byte_target && w->bytes_done >= w->byte_target) || (w->write_target && w->written >= w->write_target);
+}
 
 static void on_done(ssdlab_request *r, void *ctx)
 {
@@ -68,31 +93,45 @@ static void on_done(ssdlab_request *r, void *ctx)
         ssd_reset_stats(w->d);
     }
     if (w->measuring) {
-        uint64_t done = w->completed - w->warmup;
-        if ((w->target && done >= w->target) || (w->stop_at && sim_now(w->s) >= w->stop_at)) w->stopping = true;
+        w->bytes_done += r->bytes;
+        if (r->op == SSDLAB_WRITE) w->written += r->bytes;
+        if (limits_reached(w)) w->stopping = true;
     }
+    if (w->open_loop) reqpool_give(&w->pool, r);
     if (w->stopping) {
         if (ssd_outstanding(w->d) == 0) sim_request_stop(w->s);
         return;
     }
-    issue(w, r);
+    if (!w->open_loop) issue(w, r);
 }
 
 static void issue(workload *w, ssdlab_request *r)
 {
-    uint64_t blk;
-    if (w->random) blk = (uint64_t)(gsl_rng_uniform(w->rng) * (double)w->region_blocks);
-    else blk = w->next_seq++ % w->region_blocks;
-    bool read = w->read_share >= 1 || (w->read_share > 0 && gsl_rng_uniform(w->rng) < w->read_share);
+    bool read;
+    generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
     r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
-    r->offset = w->region_start + blk * w->block;
-    r->bytes = (uint32_t)w->block;
     r->done = on_done;
     r->done_ctx = w;
-    /* slots spread over the submission queues, like one thread per queue */
-    r->queue = (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
+    /* closed-loop slots spread over the submission queues, like one thread per queue */
+    r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
     w->issued++;
     ssd_submit(w->d, r);
+}
+
+/* Open loop: a request arrives, and the next arrival is scheduled. */
+static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)ctx, (void)arg;
+    workload *w = obj;
+    if (w->stopping) return;
+    ssdlab_request *r = reqpool_take(&w->pool);
+    if (!r) {
+        w->stopping = true;
+        return;
+    }
+    issue(w, r);
+    double gap = w->poisson ? gsl_ran_exponential(w->rng, 1 / w->rate) : 1 / w->rate;
+    sim_schedule_in(s, sim_time_from_sec(gap), w->on_arrival, w, 0);
 }
 
 workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
@@ -102,10 +141,6 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     w->s = s;
     w->d = d;
     w->rng = sim_rng(s, "workload");
-    w->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
-    w->random = strcmp(cfg_str(c, "workload.pattern"), "random") == 0;
-    w->read_share = cfg_float(c, "workload.read_share");
-    w->block = cfg_uint(c, "workload.block_size");
     w->precondition = cfg_str(c, "workload.precondition");
     w->overwrites = cfg_float(c, "workload.steady_overwrites");
     if (!strcmp(cfg_str(c, "workload.source"), "trace")) {
@@ -120,38 +155,54 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
         }
         return w;
     }
+    w->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
+    const char *arrival = cfg_str(c, "workload.arrival");
+    w->open_loop = strcmp(arrival, "closed") != 0;
+    w->poisson = !strcmp(arrival, "poisson");
+    w->rate = cfg_float(c, "workload.rate");
     uint64_t cap = ssd_capacity(d);
-    w->region_start = cfg_uint(c, "workload.region_offset");
-    uint64_t size = cfg_uint(c, "workload.region_size");
-    if (w->region_start % w->block) {
-        snprintf(err, errlen, "key 'workload.region_offset' (%llu B) is not a multiple of 'workload.block_size' (%llu B)",
-                 (unsigned long long)w->region_start, (unsigned long long)w->block);
-        free(w);
-        return NULL;
-    }
-    if (w->region_start >= cap || (size && size > cap - w->region_start)) {
+    uint64_t start = cfg_uint(c, "workload.region_offset"), size = cfg_uint(c, "workload.region_size");
+    if (start >= cap || (size && size > cap - start)) {
         snprintf(err, errlen, "the region 'workload.region_offset' + 'workload.region_size' (%llu + %llu B) lies past the drive's %llu B",
-                 (unsigned long long)w->region_start, (unsigned long long)size, (unsigned long long)cap);
+                 (unsigned long long)start, (unsigned long long)size, (unsigned long long)cap);
         free(w);
         return NULL;
     }
-    if (!size) size = cap - w->region_start;
-    w->region_blocks = size / w->block;
-    if (!w->region_blocks) {
-        snprintf(err, errlen, "the region holds no whole block of 'workload.block_size' (%llu B)", (unsigned long long)w->block);
+    if (!size) size = cap - start;
+    const char *pattern = cfg_str(c, "workload.pattern");
+    gen_pattern pat = !strcmp(pattern, "sequential") ? GEN_SEQUENTIAL : !strcmp(pattern, "zipf") ? GEN_ZIPF
+                    : !strcmp(pattern, "hotcold")    ? GEN_HOTCOLD
+                                                     : GEN_RANDOM;
+    char single[64];
+    const char *sizes = cfg_str(c, "workload.block_sizes");
+    if (!sizes[0]) {
+        snprintf(single, sizeof single, "%lluB", (unsigned long long)cfg_uint(c, "workload.block_size"));
+        sizes = single;
+    }
+    if (generator_init(&w->gen, pat, cfg_float(c, "workload.read_share"), start, size, sizes, cfg_uint(c, "workload.align"),
+                       cfg_float(c, "workload.zipf_theta"), cfg_float(c, "workload.hot_fraction"),
+                       cfg_float(c, "workload.hot_share"), err, errlen)) {
         free(w);
         return NULL;
     }
     w->warmup = cfg_uint(c, "workload.warmup");
     w->target = cfg_uint(c, "workload.requests");
     w->duration = cfg_uint(c, "workload.duration");
-    if (!w->target && !w->duration) {
-        snprintf(err, errlen, "keys 'workload.requests' and 'workload.duration' are both 0: the run would never stop");
+    w->byte_target = cfg_uint(c, "workload.bytes");
+    w->write_target = (uint64_t)(cfg_float(c, "workload.drive_writes") * (double)cap);
+    if (!w->target && !w->duration && !w->byte_target && !w->write_target) {
+        snprintf(err, errlen, "keys 'workload.requests', 'workload.duration', 'workload.bytes' and 'workload.drive_writes' are all 0: the run would never stop");
+        generator_free(&w->gen);
         free(w);
         return NULL;
     }
+    if (w->open_loop) {
+        w->on_arrival = sim_register_handler(s, "workload.arrival", on_arrival, NULL);
+        return w;
+    }
     w->slots = calloc(w->depth, sizeof *w->slots);
     if (!w->slots) {
+        generator_free(&w->gen);
         free(w);
         return snprintf(err, errlen, "out of memory"), NULL;
     }
@@ -162,6 +213,8 @@ void workload_free(workload *w)
 {
     if (!w) return;
     replay_free(w->trace);
+    generator_free(&w->gen);
+    reqpool_free(&w->pool);
     free(w->slots);
     free(w);
 }
@@ -193,7 +246,9 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     w->measuring = w->warmup == 0;
     w->measure_start = sim_now(w->s);
     if (w->measuring && w->duration) w->stop_at = w->measure_start + w->duration;
-    for (uint32_t i = 0; i < w->depth; i++) issue(w, &w->slots[i]);
+    if (w->open_loop) sim_schedule_in(w->s, 0, w->on_arrival, w, 0);
+    else
+        for (uint32_t i = 0; i < w->depth; i++) issue(w, &w->slots[i]);
     sim_run(w->s, SIM_TIME_MAX);
     ssdlab_stats st;
     ssd_stats(w->d, &st);

@@ -69,6 +69,15 @@ void cfg_free(cfg *c);
 
 /* Each returns the number of errors it added (0 on success). */
 int cfg_load_file(cfg *c, const char *path);
+/* Loads a file whose top-level key `list_key` is a list of mappings (the
+ * phases of a workload): the file's other keys go into c; each list item
+ * becomes a copy of c with the item's keys (read under `item_prefix.`)
+ * on top, returned in *items (free each with cfg_free, then the array).
+ * Returns the errors added to c (items' errors included). */
+int cfg_load_file_with_list(cfg *c, const char *path, const char *list_key, const char *item_prefix, cfg ***items,
+                            size_t *count);
+/* A deep copy. */
+cfg *cfg_clone(const cfg *c);
 int cfg_set_override(cfg *c, const char *assignment); /* "key.path=value" */
 
 int cfg_error_count(const cfg *c);

@@ -93,6 +93,9 @@ typedef struct loader {
     char *dir;           /* for relative paths */
     const char *section; /* a part file may only set keys under this */
     int load_id;
+    const char *list_key; /* top-level key holding a list of items, or NULL */
+    yaml_node_t *list;    /* ...and the list found under it */
+    yaml_node_t *list_key_node;
 } loader;
 
 static void where_error(loader *L, const yaml_node_t *n, const char *key, const char *what, const char *expected)
@@ -238,11 +241,17 @@ static void walk_mapping(loader *L, yaml_node_t *map, const char *prefix, int de
             yaml_node_t *vn = yaml_document_get_node(&L->doc, p->value);
             const char *name = scalar_text(kn);
             bool is_parts = depth == 0 && name && strcmp(name, "parts") == 0;
+            bool is_list = depth == 0 && name && L->list_key && strcmp(name, L->list_key) == 0;
             if (pass == 0) {
                 if (is_parts) load_parts(L, kn, vn);
                 continue;
             }
             if (is_parts) continue;
+            if (is_list) {
+                L->list = vn;
+                L->list_key_node = kn;
+                continue;
+            }
             if (!name || !name[0]) {
                 where_error(L, kn, prefix[0] ? prefix : "(top level)", "a key must be a plain name", "a name such as 'seed'");
                 continue;
@@ -266,7 +275,10 @@ static void yaml_syntax_error(cfg *c, const char *file, const yaml_parser_t *p)
                   p->context ? " " : "", p->context ? p->context : "");
 }
 
-static int load_file(cfg *c, const char *path, const char *section)
+static void load_items(loader *L, const char *item_prefix, cfg ***items, size_t *count);
+
+static int load_file_ex(cfg *c, const char *path, const char *section, const char *list_key, const char *item_prefix,
+                        cfg ***items, size_t *count)
 {
     int before = c->error_count;
     FILE *f = fopen(path, "rb");
@@ -275,7 +287,7 @@ static int load_file(cfg *c, const char *path, const char *section)
                   strerror(errno));
         return c->error_count - before;
     }
-    loader L = {.c = c, .file = intern_file(c, path), .section = section, .load_id = ++c->load_seq};
+    loader L = {.c = c, .file = intern_file(c, path), .section = section, .load_id = ++c->load_seq, .list_key = list_key};
     char *copy = strdup(path);
     L.dir = copy ? strdup(dirname(copy)) : NULL;
     free(copy);
@@ -290,6 +302,7 @@ static int load_file(cfg *c, const char *path, const char *section)
             where_error(&L, root, "(top level)", "the file is not a mapping of keys", "'section:' mappings such as 'sim:'");
         } else if (root && L.dir) {
             walk_mapping(&L, root, "", 0);
+            if (items) load_items(&L, item_prefix, items, count);
         }
         yaml_document_delete(&L.doc);
     }
@@ -299,7 +312,83 @@ static int load_file(cfg *c, const char *path, const char *section)
     return c->error_count - before;
 }
 
+static int load_file(cfg *c, const char *path, const char *section)
+{
+    return load_file_ex(c, path, section, NULL, NULL, NULL, NULL);
+}
+
 int cfg_load_file(cfg *c, const char *path) { return load_file(c, path, NULL); }
+
+int cfg_load_file_with_list(cfg *c, const char *path, const char *list_key, const char *item_prefix, cfg ***items,
+                            size_t *count)
+{
+    *items = NULL;
+    *count = 0;
+    return load_file_ex(c, path, NULL, list_key, item_prefix, items, count);
+}
+
+/* Each item of the list: a copy of the configuration so far with the
+ * item's keys on top. Its errors are reported through the parent. */
+static void load_items(loader *L, const char *item_prefix, cfg ***items, size_t *count)
+{
+    if (!L->list) return;
+    if (L->list->type != YAML_SEQUENCE_NODE) {
+        char expected[CFG_MSG];
+        snprintf(expected, sizeof expected, "a list of mappings of '%s.' keys", item_prefix);
+        where_error(L, L->list, L->list_key, "is not a list", expected);
+        return;
+    }
+    size_t n = (size_t)(L->list->data.sequence.items.top - L->list->data.sequence.items.start);
+    *items = calloc(n ? n : 1, sizeof **items);
+    if (!*items) return;
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *item = yaml_document_get_node(&L->doc, L->list->data.sequence.items.start[i]);
+        char where[CFG_MSG];
+        snprintf(where, sizeof where, "%s[%zu]", L->list_key, i + 1);
+        if (!item || item->type != YAML_MAPPING_NODE) {
+            char expected[CFG_MSG];
+            snprintf(expected, sizeof expected, "a mapping of '%s.' keys", item_prefix);
+            where_error(L, item ? item : L->list, where, "is not a mapping", expected);
+            continue;
+        }
+        cfg *copy = cfg_clone(L->c);
+        if (!copy) continue;
+        loader IL = *L;
+        IL.c = copy;
+        IL.file = intern_file(copy, L->file);
+        IL.load_id = ++copy->load_seq;
+        IL.list_key = NULL;
+        walk_mapping(&IL, item, item_prefix, 1);
+        if (copy->error_count) {
+            /* report the item's errors through the parent */
+            const char *e = cfg_errors(copy);
+            while (*e) {
+                size_t len = strcspn(e, "\n");
+                add_error(L->c, "%.*s", (int)len, e);
+                e += len + (e[len] == '\n');
+            }
+            /* reported once, through the parent */
+            copy->error_count = 0;
+            copy->errors_len = 0;
+            if (copy->errors) copy->errors[0] = 0;
+        }
+        (*items)[(*count)++] = copy;
+    }
+}
+
+cfg *cfg_clone(const cfg *c)
+{
+    cfg *k = cfg_create(c->schema);
+    if (!k) return NULL;
+    for (size_t i = 0; i < c->schema->count; i++) {
+        cfg_value_free(&k->entries[i].v);
+        k->entries[i] = c->entries[i];
+        if (cfg_value_copy(&k->entries[i].v, &c->entries[i].v)) k->entries[i].v.s = NULL;
+        if (c->entries[i].file) k->entries[i].file = intern_file(k, c->entries[i].file);
+    }
+    k->load_seq = c->load_seq;
+    return k;
+}
 
 /* --- overrides ----------------------------------------------------------- */
 

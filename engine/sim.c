@@ -132,6 +132,13 @@ sim_stop_reason sim_run(sim *s, sim_time_t until)
 }
 
 void sim_request_stop(sim *s) { s->stop_requested = true; }
+
+void sim_advance_to(sim *s, sim_time_t t)
+{
+    sim_time_t next;
+    if (evq_peek_time(&s->queue, &next) && next < t) model_bug("clock moved past a pending event", "sim_advance_to");
+    if (t > s->now) s->now = t;
+}
 sim_time_t sim_now(const sim *s) { return s->now; }
 uint64_t sim_events_run(const sim *s) { return s->events_run; }
 uint32_t sim_events_pending(const sim *s) { return evq_pending(&s->queue); }

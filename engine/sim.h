@@ -54,6 +54,9 @@ bool sim_cancel(sim *s, sim_event ev);
 /* Runs events with time <= until. On SIM_STOP_TIME the clock moves to until. */
 sim_stop_reason sim_run(sim *s, sim_time_t until);
 void sim_request_stop(sim *s);
+/* Moves the clock forward to t (time passing with nothing to do, as in an
+ * idle phase); events before t must have run: it is a model bug otherwise. */
+void sim_advance_to(sim *s, sim_time_t t);
 
 sim_time_t sim_now(const sim *s);
 uint64_t sim_events_run(const sim *s);

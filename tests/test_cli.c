@@ -200,3 +200,48 @@ Test(cli, trace_stats_and_convert)
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
 }
+
+Test(cli, workload_files_with_phases)
+{
+    /* every bundled workload is a valid configuration */
+    const char *bundled[] = {"seq-read-256k", "seq-write-256k", "rand-read-4k-qd1", "rand-read-4k-qd32", "rand-write-4k-qd1",
+                             "rand-write-4k-qd32", "linear-fill", "steady-state-4k-qd32", "trim-then-read"};
+    for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "config show -d models/drives/example-sata-480.yaml -w experiments/workloads/%s.yaml",
+                 bundled[i]);
+        output *o = run(args);
+        cr_assert_eq(o->status, 0, "%s: %s", bundled[i], o->err);
+    }
+    output *o = run("run -d models/drives/example-sata-480.yaml -w experiments/workloads/trim-then-read.yaml "
+                    "--set drive.user_capacity=10GB --set nand.blocks_per_plane=40 --set phases.5.requests=100");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "phase 6 of 6 (read the other half): io"), "%s", o->out);
+    cr_assert(strstr(o->out, "  trim            1 commands"), "%s", o->out);
+    cr_assert(strstr(o->out, "  simulated ") && strstr(o->out, "103 requests") , "phase 5 cut to 100 requests (+3 in flight): %s", o->out);
+    /* bad phase lists and overrides name the place */
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128], args[300];
+    snprintf(path, sizeof path, "%s/w.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("phases:\n  - phase: idle\n    duration: 1s\n  - cuont: 5\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run -w %s", path);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "4:5: key 'workload.cuont': unknown key"), "%s", o->err);
+    f = fopen(path, "w");
+    fputs("phases:\n  phase: idle\n", f);
+    fclose(f);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "w.yaml:2:3: key 'phases': is not a list; expected a list of mappings of 'workload.' keys"), "%s",
+              o->err);
+    o = run("run -w experiments/workloads/trim-then-read.yaml --set phases.9.requests=1");
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "--set 'phases.9.requests=1': key '(none)': the workload has 6 phases; expected phases.N.key=value with N from 1 to 6"),
+              "%s", o->err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+}

@@ -188,3 +188,53 @@ Test(generator, stop_by_bytes_and_drive_writes)
     cr_assert(w.bytes[SSDLAB_WRITE] >= 300000000 && w.bytes[SSDLAB_WRITE] < 300000000 + 131072, "%llu",
               (unsigned long long)w.bytes[SSDLAB_WRITE]);
 }
+
+/* Phases from a workload file, run in order on one drive: fill, idle,
+ * trim half, idle, read the trimmed half (no flash), read the other half
+ * (from flash). */
+Test(generator, phases_run_in_order)
+{
+    cfg *c = cfg_create(ssdlab_schema());
+    const char *base[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.blocks_per_plane=64",
+                          "nand.pages_per_block=96", "drive.user_capacity=600MB"};
+    for (size_t i = 0; i < 5; i++) cfg_set_override(c, base[i]);
+    cfg **phases;
+    size_t n;
+    cr_assert_eq(cfg_load_file_with_list(c, SOURCE_DIR "/experiments/workloads/trim-then-read.yaml", "phases", "workload",
+                                         &phases, &n),
+                 0, "%s", cfg_errors(c));
+    cr_assert_eq(n, 6);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < 5; k++) cfg_set_override(phases[i], base[k]);
+    sim_options o = sim_options_from_config(c);
+    sim *s = sim_create(&o);
+    char err[512];
+    ssd *d = ssd_create(s, c, err, sizeof err);
+    uint64_t flash_reads[6], completed[6];
+    double seconds[6];
+    for (size_t i = 0; i < n; i++) {
+        workload *w = workload_create(s, d, phases[i], err, sizeof err);
+        cr_assert_not_null(w, "phase %zu: %s", i + 1, err);
+        workload_result r;
+        cr_assert_eq(workload_run(w, &r, err, sizeof err), 0, "%s", err);
+        ssdlab_stats st;
+        ssd_stats(d, &st);
+        flash_reads[i] = st.flash_reads;
+        completed[i] = st.completed[SSDLAB_READ] + st.completed[SSDLAB_WRITE] + st.completed[SSDLAB_TRIM];
+        seconds[i] = r.seconds;
+        workload_free(w);
+    }
+    cr_assert_eq(completed[0], 256 * 8, "fill: 256 MiB in 128 KiB writes");
+    cr_assert_float_eq(seconds[1], 1.0, 1e-9, "idle phases last their duration");
+    cr_assert_eq(completed[2], 1, "one TRIM command covers 128 MiB");
+    cr_assert_eq(flash_reads[4], 0, "the trimmed half reads as zeros");
+    cr_assert_geq(completed[4], 5000);
+    cr_assert_geq(flash_reads[5], 5000, "the other half is read from flash");
+    char check[256];
+    cr_assert_eq(ftl_check(ssd_ftl(d), check, sizeof check), 0, "%s", check);
+    ssd_free(d);
+    sim_free(s);
+    for (size_t i = 0; i < n; i++) cfg_free(phases[i]);
+    free(phases);
+    cfg_free(c);
+}

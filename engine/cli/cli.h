@@ -21,7 +21,8 @@ typedef struct cli_config_args {
     int file_count;
     const char **sets;
     int set_count;
-    const char *seed; /* --seed: applied after every --set */
+    const char *seed;     /* --seed: applied after every --set */
+    const char *workload; /* -w: a workload file, possibly with phases */
 } cli_config_args;
 
 /* getopt_long option values of the shared options. */
@@ -29,19 +30,26 @@ enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HO
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \
-        {"set", required_argument, NULL, OPT_SET}, {"seed", required_argument, NULL, OPT_SEED}
+        {"workload", required_argument, NULL, 'w'}, {"set", required_argument, NULL, OPT_SET},                       \
+        {"seed", required_argument, NULL, OPT_SEED}
 
 #define CLI_CONFIG_HELP                                                                                               \
     "  -d, --drive FILE     drive file (names its parts by paths relative to itself)\n"                              \
     "  -c, --config FILE    further config file; later files win (repeatable)\n"                                     \
+    "  -w, --workload FILE  workload file (workload.* keys, and a list of phases)\n"                                  \
     "      --set KEY=VALUE  override one key, e.g. --set sim.seed=7 (repeatable; wins over files)\n"                  \
     "      --seed N         set sim.seed (applied after every --set)\n"
 
 /* Handles a shared option; returns false when opt is not one of them. */
 bool cli_config_option(cli_config_args *a, int opt, const char *arg);
-/* Loads defaults, drive, files, then overrides. On error prints every
- * message to stderr and returns NULL. */
+/* Loads defaults, drive, files, the workload file, then overrides. On
+ * error prints every message to stderr and returns NULL. */
 cfg *cli_load_config(const cli_config_args *a);
+/* The same, and the workload's phases (copies of the configuration with
+ * each phase's keys on top; --set applies to all, --set phases.N.key=v to
+ * phase N). *phases is NULL when the workload has no phase list. */
+cfg *cli_load_config_phases(const cli_config_args *a, cfg ***phases, size_t *count);
+void cli_free_phases(cfg **phases, size_t count);
 void cli_config_args_free(cli_config_args *a);
 
 /* A drive and its built-in workload on a simulator, built from a config. */

@@ -22,6 +22,7 @@ bool cli_config_option(cli_config_args *a, int opt, const char *arg)
 {
     switch (opt) {
     case 'd': a->drive = arg; return true;
+    case 'w': a->workload = arg; return true;
     case 'c': append(&a->files, &a->file_count, arg); return true;
     case OPT_SET: append(&a->sets, &a->set_count, arg); return true;
     case OPT_SEED: a->seed = arg; return true;
@@ -29,8 +30,33 @@ bool cli_config_option(cli_config_args *a, int opt, const char *arg)
     }
 }
 
-cfg *cli_load_config(const cli_config_args *a)
+static void report_errors(const cfg *c, int total)
 {
+    fputs(cfg_errors(c), stderr);
+    fprintf(stderr, "ssdlab: %d configuration error%s\n", total, total == 1 ? "" : "s");
+}
+
+/* "phases.N.key=value": applied to phase N as workload.key=value. Returns
+ * false (with a message) when there is no phase N. */
+static bool set_phase(cfg **phases, size_t count, const char *assignment)
+{
+    char *end;
+    unsigned long n = strtoul(assignment + 7, &end, 10);
+    if (end == assignment + 7 || *end != '.' || n == 0 || n > count) {
+        fprintf(stderr, "--set '%s': key '(none)': the workload has %zu phases; expected phases.N.key=value with N from 1 to %zu\n",
+                assignment, count, count);
+        return false;
+    }
+    char set[600];
+    snprintf(set, sizeof set, "workload.%s", end + 1);
+    cfg_set_override(phases[n - 1], set);
+    return true;
+}
+
+cfg *cli_load_config_phases(const cli_config_args *a, cfg ***phases_out, size_t *count_out)
+{
+    cfg **phases = NULL;
+    size_t count = 0;
     cfg *c = cfg_create(ssdlab_schema());
     if (!c) {
         fprintf(stderr, "ssdlab: out of memory\n");
@@ -38,19 +64,47 @@ cfg *cli_load_config(const cli_config_args *a)
     }
     if (a->drive) cfg_load_file(c, a->drive);
     for (int i = 0; i < a->file_count; i++) cfg_load_file(c, a->files[i]);
-    for (int i = 0; i < a->set_count; i++) cfg_set_override(c, a->sets[i]);
-    if (a->seed) {
-        char set[256];
-        snprintf(set, sizeof set, "sim.seed=%s", a->seed);
+    if (a->workload) cfg_load_file_with_list(c, a->workload, "phases", "workload", &phases, &count);
+    char seed[256] = "";
+    if (a->seed) snprintf(seed, sizeof seed, "sim.seed=%s", a->seed);
+    int bad_phase_sets = 0;
+    for (int i = 0; i <= a->set_count; i++) {
+        const char *set = i < a->set_count ? a->sets[i] : seed;
+        if (!set[0]) continue;
+        if (!strncmp(set, "phases.", 7)) {
+            bad_phase_sets += !set_phase(phases, count, set);
+            continue;
+        }
         cfg_set_override(c, set);
+        for (size_t p = 0; p < count; p++) cfg_set_override(phases[p], set);
     }
-    if (cfg_error_count(c)) {
-        fputs(cfg_errors(c), stderr);
-        fprintf(stderr, "ssdlab: %d configuration error%s\n", cfg_error_count(c), cfg_error_count(c) == 1 ? "" : "s");
+    int errors = cfg_error_count(c) + bad_phase_sets;
+    for (size_t p = 0; p < count; p++)
+        if (cfg_error_count(phases[p])) {
+            fputs(cfg_errors(phases[p]), stderr);
+            errors += cfg_error_count(phases[p]);
+        }
+    if (errors) {
+        report_errors(c, errors);
+        cli_free_phases(phases, count);
         cfg_free(c);
         return NULL;
     }
+    if (phases_out) {
+        *phases_out = phases;
+        *count_out = count;
+    } else {
+        cli_free_phases(phases, count);
+    }
     return c;
+}
+
+cfg *cli_load_config(const cli_config_args *a) { return cli_load_config_phases(a, NULL, NULL); }
+
+void cli_free_phases(cfg **phases, size_t count)
+{
+    for (size_t i = 0; i < count; i++) cfg_free(phases[i]);
+    free(phases);
 }
 
 void cli_config_args_free(cli_config_args *a)

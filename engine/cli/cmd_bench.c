@@ -194,7 +194,7 @@ static int bench_model(int argc, char **argv)
     static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     cli_config_args args = {0};
     int opt;
-    while ((opt = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
         cli_config_args_free(&args);
         if (opt == 'h') return fputs(model_help, stdout), EXIT_OK;

@@ -27,7 +27,7 @@ static int config_show(int argc, char **argv)
     cli_config_args args = {0};
     bool origin = true;
     int opt;
-    while ((opt = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
         if (opt == OPT_NO_ORIGIN) origin = false;
         else if (opt == 'h') {

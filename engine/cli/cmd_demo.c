@@ -67,7 +67,7 @@ int cmd_demo(int argc, char **argv)
     cli_config_args args = {0};
     const char *histogram = NULL;
     int opt;
-    while ((opt = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
         if (opt == OPT_HISTOGRAM) histogram = optarg;
         else if (opt == 'h') {

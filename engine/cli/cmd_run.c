@@ -55,6 +55,50 @@ static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const c
            ssd_latency_quantile(d, op, 0.99) / 1000.0, ssd_latency_quantile(d, op, 0.999) / 1000.0);
 }
 
+/* What one phase (or a run without phases) did. */
+static void report_phase(const cfg *c, const ssd *d, const workload_result *r, size_t index, size_t phases)
+{
+    ssdlab_stats st;
+    ssd_stats(d, &st);
+    const ssd_params *p = ssd_params_of(d);
+    const char *kind = cfg_str(c, "workload.phase"), *name = cfg_str(c, "workload.name");
+    bool traced = !strcmp(kind, "io") && !strcmp(cfg_str(c, "workload.source"), "trace");
+    if (phases) printf("phase %zu of %zu%s%s%s: %s\n", index + 1, phases, name[0] ? " (" : "", name, name[0] ? ")" : "", kind);
+    if (!strcmp(kind, "idle")) {
+        printf("  idle for %.3f s of simulated time\n", r->seconds);
+        return;
+    }
+    if (traced)
+        printf("  workload: %s replay of %s, time scale %g, QD %llu (afap), precondition %s\n", cfg_str(c, "workload.replay"),
+               cfg_str(c, "workload.trace"), cfg_float(c, "workload.time_scale"),
+               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
+    else if (!strcmp(kind, "io"))
+    {
+        char sizes[64];
+        snprintf(sizes, sizeof sizes, "%llu B", (unsigned long long)cfg_uint(c, "workload.block_size"));
+        printf("  workload: %s, %.0f%% reads, blocks %s, QD %llu, precondition %s\n", cfg_str(c, "workload.pattern"),
+               100 * cfg_float(c, "workload.read_share"),
+               cfg_str(c, "workload.block_sizes")[0] ? cfg_str(c, "workload.block_sizes") : sizes,
+               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
+    }
+    printf("  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r->seconds, (unsigned long long)r->requests, r->iops,
+           r->mib_per_s);
+    if (traced)
+        printf("  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
+               (unsigned long long)r->remapped, (unsigned long long)r->skipped);
+    print_op(d, &st, SSDLAB_READ, "read", r->seconds);
+    print_op(d, &st, SSDLAB_WRITE, "write", r->seconds);
+    if (st.completed[SSDLAB_TRIM]) printf("  trim   %10llu commands\n", (unsigned long long)st.completed[SSDLAB_TRIM]);
+    if (st.host_units_written)
+        printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n", st.write_amplification,
+               (unsigned long long)st.host_units_written, (unsigned long long)st.gc_units_written,
+               (unsigned long long)st.erases);
+    if (p->map_cached)
+        printf("  mapping cache: %u of %u translation units; %llu misses (%.1f%% of requests), %llu write-backs\n",
+               p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,
+               r->requests ? 100.0 * (double)st.map_misses / (double)r->requests : 0.0, (unsigned long long)st.map_writebacks);
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -64,7 +108,7 @@ int cmd_run(int argc, char **argv)
     cli_config_args args = {0};
     bool check = false;
     int opt;
-    while ((opt = getopt_long(argc, argv, "d:c:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
         if (opt == OPT_CHECK) check = true;
         else if (opt == OPT_TIMESERIES) timeseries = optarg;
@@ -80,67 +124,62 @@ int cmd_run(int argc, char **argv)
         cli_config_args_free(&args);
         return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
     }
-    cfg *c = cli_load_config(&args);
+    cfg **phases = NULL;
+    size_t phase_count = 0;
+    cfg *c = cli_load_config_phases(&args, &phases, &phase_count);
     const char *drive = args.drive;
     cli_config_args_free(&args);
     if (!c) return EXIT_BAD_INPUT;
     cli_model m;
     if (cli_model_open(&m, c, "run")) {
+        cli_free_phases(phases, phase_count);
         cfg_free(c);
         return EXIT_BAD_INPUT;
     }
     sim *s = m.s;
     ssd *d = m.d;
-    workload *w = m.w;
     char err[1024];
+    const ssd_params *p = ssd_params_of(d);
+    printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies, seed %llu\n", cfg_str(c, "drive.name"),
+           drive ? drive : "defaults", (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel,
+           (unsigned long long)cfg_uint(c, "sim.seed"));
     double t0 = cli_wall_seconds();
-    workload_precondition(w);
+    workload_precondition(m.w);
     double t1 = cli_wall_seconds();
-    workload_result r;
-    if (workload_run(w, &r, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
+    uint64_t requests = 0;
+    int rc = EXIT_OK;
+    /* One phase per item of the workload's list, or the configuration's
+     * own workload when there is no list. */
+    size_t runs = phase_count ? phase_count : 1;
+    for (size_t i = 0; i < runs && rc == EXIT_OK; i++) {
+        const cfg *pc = phase_count ? phases[i] : c;
+        workload *w = phase_count ? workload_create(s, d, pc, err, sizeof err) : m.w;
+        workload_result r;
+        if (!w || workload_run(w, &r, err, sizeof err)) {
+            fprintf(stderr, "ssdlab run: %s%s\n", phase_count ? "phase: " : "", err);
+            rc = EXIT_BAD_INPUT;
+        } else {
+            report_phase(pc, d, &r, i, phase_count);
+            requests += r.requests;
+        }
+        if (phase_count) workload_free(w);
+    }
+    if (rc != EXIT_OK) {
         cli_model_close(&m);
+        cli_free_phases(phases, phase_count);
         cfg_free(c);
-        return EXIT_BAD_INPUT;
+        return rc;
     }
     double wall = cli_wall_seconds() - t1;
     ssdlab_stats st;
     ssd_stats(d, &st);
-    const ssd_params *p = ssd_params_of(d);
-    printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies\n", cfg_str(c, "drive.name"), drive ? drive : "defaults",
-           (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel);
-    bool traced = !strcmp(cfg_str(c, "workload.source"), "trace");
-    if (traced)
-        printf("  workload: %s replay of %s, time scale %g, QD %llu (afap), precondition %s, seed %llu\n",
-               cfg_str(c, "workload.replay"), cfg_str(c, "workload.trace"), cfg_float(c, "workload.time_scale"),
-               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
-               (unsigned long long)cfg_uint(c, "sim.seed"));
-    else
-        printf("  workload: %s, %.0f%% reads, %llu B blocks, QD %llu, precondition %s, seed %llu\n", cfg_str(c, "workload.pattern"),
-               100 * cfg_float(c, "workload.read_share"), (unsigned long long)cfg_uint(c, "workload.block_size"),
-               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"),
-               (unsigned long long)cfg_uint(c, "sim.seed"));
-    printf("  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r.seconds, (unsigned long long)r.requests, r.iops,
-           r.mib_per_s);
-    if (traced)
-        printf("  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
-               (unsigned long long)r.remapped, (unsigned long long)r.skipped);
-    print_op(d, &st, SSDLAB_READ, "read", r.seconds);
-    print_op(d, &st, SSDLAB_WRITE, "write", r.seconds);
-    if (st.host_units_written)
-        printf("  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n", st.write_amplification,
-               (unsigned long long)st.host_units_written, (unsigned long long)st.gc_units_written,
-               (unsigned long long)st.erases);
-    printf("  energy %.3f J, average power %.3f W", st.energy_j, st.average_power_w);
+    printf("run: simulated %.6f s in all; energy %.3f J, average power %.3f W", sim_time_to_sec(sim_now(s)), st.energy_j,
+           st.average_power_w);
     if (strcmp(cfg_str(c, "thermal.model"), "none") != 0)
         printf(", temperature %.1f C (max %.1f C), throttled %.3f s", st.temperature_c, st.max_temperature_c, st.throttled_s);
     printf("\n");
-    if (p->map_cached)
-        printf("  mapping cache: %u of %u translation pages; %llu misses (%.1f%% of requests), %llu write-backs\n",
-               p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,
-               r.requests ? 100.0 * (double)st.map_misses / (double)r.requests : 0.0, (unsigned long long)st.map_writebacks);
     printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", t1 - t0, wall,
-           wall > 0 ? (double)r.requests / wall / 1e6 : 0.0);
+           wall > 0 ? (double)requests / wall / 1e6 : 0.0);
     double busy_sum = 0, busy_max = 0;
     for (uint32_t die = 0; die < p->dies; die++) {
         ssd_die_counts dc;
@@ -155,7 +194,6 @@ int cmd_run(int argc, char **argv)
         ssd_erase_counts(d, &lo, &mean, &hi);
         printf("  block erase counts: min %.0f, mean %.2f, max %.0f\n", lo, mean, hi);
     }
-    int rc = EXIT_OK;
     ssd_close_interval(d);
     if (timeseries) rc = write_timeseries(d, timeseries);
     if (check) {
@@ -167,6 +205,7 @@ int cmd_run(int argc, char **argv)
         }
     }
     cli_model_close(&m);
+    cli_free_phases(phases, phase_count);
     cfg_free(c);
     return rc;
 }

@@ -35,6 +35,10 @@ const cfg_key workload_config_keys[] = {
     {"workload.precondition", CFG_ENUM, NULL, "fill", NULL, NULL, "none|fill|steady",
      "State before the run: empty; every LBA written once in order; or filled, then randomly overwritten (steady_overwrites times the capacity)."},
     {"workload.steady_overwrites", CFG_FLOAT, NULL, "2", "0", "100", NULL, "Random overwrites for 'steady', in multiples of the capacity."},
+    {"workload.name", CFG_STRING, NULL, "", NULL, NULL, NULL, "Name of the workload or phase, shown in reports."},
+    {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle",
+     "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration)."},
+    {"workload.trim_chunk", CFG_SIZE, "MiB", "0B", NULL, "4GiB", NULL, "Trim phase: bytes per TRIM command; 0 means as few commands as possible."},
     {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace",
      "Where requests come from: the synthetic generator (pattern, read share, ...) or a trace file (workload.trace)."},
     {"workload.trace", CFG_PATH, NULL, "none", NULL, NULL, NULL, "Trace file to replay (plain or gzip/bzip2/xz/zstd), relative to the file that names it."},
@@ -53,9 +57,14 @@ const cfg_key workload_config_keys[] = {
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+typedef enum phase_kind { PHASE_IO, PHASE_FILL, PHASE_TRIM, PHASE_IDLE } phase_kind;
+
 struct workload {
     sim *s;
     ssd *d;
+    phase_kind kind;
+    uint64_t trim_next, trim_end, trim_chunk;
+    ssdlab_request trim_req;
     gsl_rng *rng;
     generator gen;
     ssdlab_request *slots; /* closed loop */
@@ -65,7 +74,7 @@ struct workload {
     reqpool pool;          /* open loop */
     sim_handler_id on_arrival;
     uint64_t warmup, target, completed, issued;
-    uint64_t byte_target, write_target, bytes_done, written;
+    uint64_t byte_target, write_target, bytes_done, written, bytes_issued;
     sim_time_t duration, measure_start, stop_at;
     const char *precondition;
     double overwrites;
@@ -98,6 +107,8 @@ static void on_done(ssdlab_request *r, void *ctx)
         if (limits_reached(w)) w->stopping = true;
     }
     if (w->open_loop) reqpool_give(&w->pool, r);
+    /* a byte budget stops issuing once it is spoken for */
+    if (w->byte_target && w->bytes_issued >= w->byte_target && w->measuring) w->stopping = true;
     if (w->stopping) {
         if (ssd_outstanding(w->d) == 0) sim_request_stop(w->s);
         return;
@@ -109,12 +120,29 @@ static void issue(workload *w, ssdlab_request *r)
 {
     bool read;
     generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
+    if (w->measuring) w->bytes_issued += r->bytes;
     r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
     r->done = on_done;
     r->done_ctx = w;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
     r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
     w->issued++;
+    ssd_submit(w->d, r);
+}
+
+/* Trim phase: one TRIM command after the other over the region. */
+static void trim_next(ssdlab_request *r, void *ctx)
+{
+    workload *w = ctx;
+    if (r->finish) w->completed++;
+    if (w->trim_next >= w->trim_end) {
+        sim_request_stop(w->s);
+        return;
+    }
+    uint64_t n = w->trim_end - w->trim_next;
+    if (n > w->trim_chunk) n = w->trim_chunk;
+    *r = (ssdlab_request){.op = SSDLAB_TRIM, .offset = w->trim_next, .bytes = (uint32_t)n, .done = trim_next, .done_ctx = w};
+    w->trim_next += n;
     ssd_submit(w->d, r);
 }
 
@@ -155,6 +183,17 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
         }
         return w;
     }
+    const char *phase = cfg_str(c, "workload.phase");
+    w->kind = !strcmp(phase, "fill") ? PHASE_FILL : !strcmp(phase, "trim") ? PHASE_TRIM : !strcmp(phase, "idle") ? PHASE_IDLE : PHASE_IO;
+    w->duration = cfg_uint(c, "workload.duration");
+    if (w->kind == PHASE_IDLE) {
+        if (!w->duration) {
+            snprintf(err, errlen, "an idle phase needs 'workload.duration'; expected a time such as 15min");
+            free(w);
+            return NULL;
+        }
+        return w;
+    }
     w->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
     const char *arrival = cfg_str(c, "workload.arrival");
     w->open_loop = strcmp(arrival, "closed") != 0;
@@ -169,6 +208,13 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
         return NULL;
     }
     if (!size) size = cap - start;
+    if (w->kind == PHASE_TRIM) {
+        uint64_t unit = ssd_params_of(d)->unit, chunk = cfg_uint(c, "workload.trim_chunk");
+        w->trim_chunk = chunk ? chunk : (UINT32_MAX / unit) * unit; /* a command covers under 4 GiB */
+        w->trim_next = start;
+        w->trim_end = start + size;
+        return w;
+    }
     const char *pattern = cfg_str(c, "workload.pattern");
     gen_pattern pat = !strcmp(pattern, "sequential") ? GEN_SEQUENTIAL : !strcmp(pattern, "zipf") ? GEN_ZIPF
                     : !strcmp(pattern, "hotcold")    ? GEN_HOTCOLD
@@ -179,7 +225,13 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
         snprintf(single, sizeof single, "%lluB", (unsigned long long)cfg_uint(c, "workload.block_size"));
         sizes = single;
     }
-    if (generator_init(&w->gen, pat, cfg_float(c, "workload.read_share"), start, size, sizes, cfg_uint(c, "workload.align"),
+    double read_share = cfg_float(c, "workload.read_share");
+    if (w->kind == PHASE_FILL) { /* the region, written once in order */
+        pat = GEN_SEQUENTIAL;
+        read_share = 0;
+        w->open_loop = false;
+    }
+    if (generator_init(&w->gen, pat, read_share, start, size, sizes, cfg_uint(c, "workload.align"),
                        cfg_float(c, "workload.zipf_theta"), cfg_float(c, "workload.hot_fraction"),
                        cfg_float(c, "workload.hot_share"), err, errlen)) {
         free(w);
@@ -187,9 +239,13 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     }
     w->warmup = cfg_uint(c, "workload.warmup");
     w->target = cfg_uint(c, "workload.requests");
-    w->duration = cfg_uint(c, "workload.duration");
     w->byte_target = cfg_uint(c, "workload.bytes");
     w->write_target = (uint64_t)(cfg_float(c, "workload.drive_writes") * (double)cap);
+    if (w->kind == PHASE_FILL) {
+        w->warmup = w->target = w->write_target = 0;
+        w->duration = 0;
+        w->byte_target = size;
+    }
     if (!w->target && !w->duration && !w->byte_target && !w->write_target) {
         snprintf(err, errlen, "keys 'workload.requests', 'workload.duration', 'workload.bytes' and 'workload.drive_writes' are all 0: the run would never stop");
         generator_free(&w->gen);
@@ -229,6 +285,25 @@ void workload_precondition(workload *w)
 
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
 {
+    memset(r, 0, sizeof *r);
+    if (w->kind == PHASE_IDLE) {
+        ssd_reset_stats(w->d);
+        sim_time_t start = sim_now(w->s);
+        sim_run(w->s, start + w->duration);
+        sim_advance_to(w->s, start + w->duration); /* the drive may have had nothing left to do */
+        r->seconds = sim_time_to_sec(sim_now(w->s) - start);
+        return 0;
+    }
+    if (w->kind == PHASE_TRIM) {
+        ssd_reset_stats(w->d);
+        sim_time_t start = sim_now(w->s);
+        w->trim_req.finish = 0;
+        trim_next(&w->trim_req, w);
+        sim_run(w->s, SIM_TIME_MAX);
+        r->requests = w->completed;
+        r->seconds = sim_time_to_sec(sim_now(w->s) - start);
+        return 0;
+    }
     if (w->trace) {
         replay_result rr;
         int rc = replay_run(w->trace, &rr, err, errlen);

@@ -238,6 +238,25 @@ Test(cli, workload_files_with_phases)
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "w.yaml:2:3: key 'phases': is not a list; expected a list of mappings of 'workload.' keys"), "%s",
               o->err);
+    /* workers: phases marked with_previous run at the same time */
+    f = fopen(path, "w");
+    fputs("workload:\n  precondition: fill\nphases:\n  - read_share: 100%\n    queue_depth: 4\n    requests: 4000\n"
+          "  - with_previous: true\n    read_share: 0%\n    pattern: sequential\n    block_size: 128KiB\n"
+          "    queue_depth: 2\n    requests: 100\n",
+          f);
+    fclose(f);
+    snprintf(args, sizeof args, "run -w %s --set drive.user_capacity=10GB --set nand.blocks_per_plane=40", path);
+    o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "phases 1 to 2 of 2 run together as 2 workers:"), "%s", o->out);
+    cr_assert(strstr(o->out, "  read         4003 requests") && strstr(o->out, "  write         101 requests"), "%s", o->out);
+    f = fopen(path, "w");
+    fputs("phases:\n  - requests: 10\n  - phase: trim\n    with_previous: true\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run -w %s --set drive.user_capacity=10GB --set nand.blocks_per_plane=40", path);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "phase 2: key 'workload.with_previous': only synthetic io phases run as workers"), "%s", o->err);
     o = run("run -w experiments/workloads/trim-then-read.yaml --set phases.9.requests=1");
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "--set 'phases.9.requests=1': key '(none)': the workload has 6 phases; expected phases.N.key=value with N from 1 to 6"),

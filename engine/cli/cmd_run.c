@@ -99,6 +99,51 @@ static void report_phase(const cfg *c, const ssd *d, const workload_result *r, s
                r->requests ? 100.0 * (double)st.map_misses / (double)r->requests : 0.0, (unsigned long long)st.map_writebacks);
 }
 
+/* Phases i .. i+group-1 as workers running at the same time. */
+static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index, size_t count, uint64_t *requests)
+{
+    workload *w[64];
+    char err[1024];
+    int active = (int)group, rc = EXIT_OK;
+    size_t made = 0;
+    if (group > 64) {
+        fprintf(stderr, "ssdlab run: phases %zu to %zu: at most 64 workers run together\n", index + 1, index + group);
+        return EXIT_BAD_INPUT;
+    }
+    for (; made < group; made++) {
+        if (!(w[made] = workload_create(s, d, phases[made], err, sizeof err))) {
+            fprintf(stderr, "ssdlab run: phase %zu: %s\n", index + made + 1, err);
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        if (!workload_can_join(w[made])) {
+            fprintf(stderr, "ssdlab run: phase %zu: key 'workload.with_previous': only synthetic io phases run as workers; expected phase io with source synthetic\n",
+                    index + made + 1);
+            rc = EXIT_BAD_INPUT;
+            made++;
+            break;
+        }
+        workload_join(w[made], &active);
+    }
+    if (rc == EXIT_OK) {
+        ssd_reset_stats(d);
+        sim_time_t start = sim_now(s);
+        for (size_t k = 0; k < group; k++) workload_start(w[k]);
+        sim_run(s, SIM_TIME_MAX);
+        ssdlab_stats st;
+        ssd_stats(d, &st);
+        workload_result r = {.requests = st.completed[0] + st.completed[1] + st.completed[2],
+                             .seconds = sim_time_to_sec(sim_now(s) - start)};
+        r.iops = r.seconds > 0 ? (double)r.requests / r.seconds : 0;
+        r.mib_per_s = r.seconds > 0 ? (double)(st.bytes[0] + st.bytes[1] + st.bytes[2]) / r.seconds / 1048576.0 : 0;
+        printf("phases %zu to %zu of %zu run together as %zu workers:\n", index + 1, index + group, count, group);
+        report_phase(phases[0], d, &r, index, 0);
+        *requests += r.requests;
+    }
+    for (size_t k = 0; k < made; k++) workload_free(w[k]);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -151,18 +196,26 @@ int cmd_run(int argc, char **argv)
     /* One phase per item of the workload's list, or the configuration's
      * own workload when there is no list. */
     size_t runs = phase_count ? phase_count : 1;
-    for (size_t i = 0; i < runs && rc == EXIT_OK; i++) {
-        const cfg *pc = phase_count ? phases[i] : c;
-        workload *w = phase_count ? workload_create(s, d, pc, err, sizeof err) : m.w;
-        workload_result r;
-        if (!w || workload_run(w, &r, err, sizeof err)) {
-            fprintf(stderr, "ssdlab run: %s%s\n", phase_count ? "phase: " : "", err);
-            rc = EXIT_BAD_INPUT;
+    for (size_t i = 0; i < runs && rc == EXIT_OK;) {
+        /* a phase and the ones marked with_previous after it run together */
+        size_t group = 1;
+        while (phase_count && i + group < phase_count && cfg_bool(phases[i + group], "workload.with_previous")) group++;
+        if (group == 1) {
+            const cfg *pc = phase_count ? phases[i] : c;
+            workload *w = phase_count ? workload_create(s, d, pc, err, sizeof err) : m.w;
+            workload_result r;
+            if (!w || workload_run(w, &r, err, sizeof err)) {
+                fprintf(stderr, "ssdlab run: %s%s\n", phase_count ? "phase: " : "", err);
+                rc = EXIT_BAD_INPUT;
+            } else {
+                report_phase(pc, d, &r, i, phase_count);
+                requests += r.requests;
+            }
+            if (phase_count) workload_free(w);
         } else {
-            report_phase(pc, d, &r, i, phase_count);
-            requests += r.requests;
+            rc = run_workers(s, d, phases + i, group, i, phase_count, &requests);
         }
-        if (phase_count) workload_free(w);
+        i += group;
     }
     if (rc != EXIT_OK) {
         cli_model_close(&m);

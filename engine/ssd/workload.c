@@ -29,6 +29,10 @@ const cfg_key workload_config_keys[] = {
     {"workload.queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Requests kept outstanding (closed loop)."},
     {"workload.region_offset", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Start of the region accessed."},
     {"workload.region_size", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Size of the region accessed; 0 means up to the end of the drive."},
+    {"workload.region_offset_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
+     "Start of the region as a share of the capacity; used instead of region_offset when above 0."},
+    {"workload.region_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
+     "Size of the region as a share of the capacity; used instead of region_size when above 0."},
     {"workload.requests", CFG_UINT, NULL, "1000000", "0", NULL, NULL, "Requests to complete, after any warm-up; 0 means no limit."},
     {"workload.duration", CFG_TIME, "s", "0s", NULL, NULL, NULL, "Simulated time to run for after the warm-up; 0 means no limit."},
     {"workload.warmup", CFG_UINT, NULL, "0", "0", NULL, NULL, "Requests completed and not measured first."},
@@ -38,6 +42,8 @@ const cfg_key workload_config_keys[] = {
     {"workload.name", CFG_STRING, NULL, "", NULL, NULL, NULL, "Name of the workload or phase, shown in reports."},
     {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle",
      "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration)."},
+    {"workload.with_previous", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
+     "Phases: run this phase at the same time as the previous one, as another worker (synthetic io phases only)."},
     {"workload.trim_chunk", CFG_SIZE, "MiB", "0B", NULL, "4GiB", NULL, "Trim phase: bytes per TRIM command; 0 means as few commands as possible."},
     {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace",
      "Where requests come from: the synthetic generator (pattern, read share, ...) or a trace file (workload.trace)."},
@@ -80,6 +86,7 @@ struct workload {
     double overwrites;
     bool measuring, stopping;
     replay *trace; /* workload.source = trace */
+    int *group_active; /* workers running together: how many have not finished */
 };
 
 static void issue(workload *w, ssdlab_request *r);
@@ -110,7 +117,10 @@ static void on_done(ssdlab_request *r, void *ctx)
     /* a byte budget stops issuing once it is spoken for */
     if (w->byte_target && w->bytes_issued >= w->byte_target && w->measuring) w->stopping = true;
     if (w->stopping) {
-        if (ssd_outstanding(w->d) == 0) sim_request_stop(w->s);
+        /* this source's own requests, not the drive's: workers share it */
+        if (w->issued == w->completed) {
+            if (!w->group_active || --*w->group_active == 0) sim_request_stop(w->s);
+        }
         return;
     }
     if (!w->open_loop) issue(w, r);
@@ -201,6 +211,10 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     w->rate = cfg_float(c, "workload.rate");
     uint64_t cap = ssd_capacity(d);
     uint64_t start = cfg_uint(c, "workload.region_offset"), size = cfg_uint(c, "workload.region_size");
+    uint64_t unit = ssd_params_of(d)->unit;
+    double offset_share = cfg_float(c, "workload.region_offset_share"), size_share = cfg_float(c, "workload.region_share");
+    if (offset_share > 0) start = (uint64_t)(offset_share * (double)cap) / unit * unit;
+    if (size_share > 0) size = (uint64_t)(size_share * (double)cap) / unit * unit;
     if (start >= cap || (size && size > cap - start)) {
         snprintf(err, errlen, "the region 'workload.region_offset' + 'workload.region_size' (%llu + %llu B) lies past the drive's %llu B",
                  (unsigned long long)start, (unsigned long long)size, (unsigned long long)cap);
@@ -283,6 +297,20 @@ void workload_precondition(workload *w)
     ssd_precondition(w->d, over, sim_rng(w->s, "precondition"));
 }
 
+bool workload_can_join(const workload *w) { return w->kind == PHASE_IO && !w->trace; }
+
+void workload_join(workload *w, int *active) { w->group_active = active; }
+
+void workload_start(workload *w)
+{
+    w->measuring = w->warmup == 0;
+    w->measure_start = sim_now(w->s);
+    if (w->measuring && w->duration) w->stop_at = w->measure_start + w->duration;
+    if (w->open_loop) sim_schedule_in(w->s, 0, w->on_arrival, w, 0);
+    else
+        for (uint32_t i = 0; i < w->depth; i++) issue(w, &w->slots[i]);
+}
+
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -318,12 +346,7 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
         return rc;
     }
     ssd_reset_stats(w->d);
-    w->measuring = w->warmup == 0;
-    w->measure_start = sim_now(w->s);
-    if (w->measuring && w->duration) w->stop_at = w->measure_start + w->duration;
-    if (w->open_loop) sim_schedule_in(w->s, 0, w->on_arrival, w, 0);
-    else
-        for (uint32_t i = 0; i < w->depth; i++) issue(w, &w->slots[i]);
+    workload_start(w);
     sim_run(w->s, SIM_TIME_MAX);
     ssdlab_stats st;
     ssd_stats(w->d, &st);

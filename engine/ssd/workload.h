@@ -25,6 +25,13 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
 void workload_free(workload *w);
 /* Brings the drive to the configured starting state (fast path). */
 void workload_precondition(workload *w);
+/* Workers: synthetic io sources that run together (phases marked
+ * workload.with_previous). Each joins a shared count of active workers
+ * and is started; the simulation stops when the last one finishes. */
+bool workload_can_join(const workload *w);
+void workload_join(workload *w, int *active);
+void workload_start(workload *w);
+
 /* Runs to the stop condition (or the end of the trace) and fills r.
  * Returns 0, or -1 with a message (a bad trace record) in err. */
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen);

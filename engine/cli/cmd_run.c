@@ -1,12 +1,15 @@
 /* ssdlab run: a workload on a drive, with a printed summary. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
+#include <time.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "outfile.h"
+#include "results.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
@@ -20,6 +23,8 @@ static const char help[] =
     "Options:\n" CLI_CONFIG_HELP
     "      --check          run the FTL integrity checker after the run\n"
     "      --timeseries CSV write the time series (one row per metrics.interval)\n"
+    "  -o, --output H5      write the result (meta, summary per phase, time series,\n"
+    "                       per-die counters, latency histograms) to an HDF5 file\n"
     "  -h, --help           this help\n";
 
 static int write_timeseries(const ssd *d, const char *path)
@@ -53,6 +58,41 @@ static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const c
            name, (unsigned long long)n, (double)n / seconds, (double)st->bytes[op] / seconds / 1048576.0,
            st->latency_sum_ns[op] / (double)n / 1000.0, ssd_latency_quantile(d, op, 0.5) / 1000.0,
            ssd_latency_quantile(d, op, 0.99) / 1000.0, ssd_latency_quantile(d, op, 0.999) / 1000.0);
+}
+
+static double epoch_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int write_result(const char *path, const cfg *c, const ssd *d, const phase_summary *rows, size_t n, int argc,
+                        char **argv, double start_wall)
+{
+    char *yaml = NULL, *line = NULL;
+    size_t yaml_len = 0, line_len = 0;
+    FILE *y = open_memstream(&yaml, &yaml_len), *l = open_memstream(&line, &line_len);
+    if (!y || !l) {
+        if (y) fclose(y);
+        if (l) fclose(l);
+        fprintf(stderr, "ssdlab run: out of memory\n");
+        return EXIT_FAILED;
+    }
+    cfg_write_yaml(c, y, false);
+    fclose(y);
+    fputs("ssdlab", l);
+    for (int i = 0; i < argc; i++) fprintf(l, " %s", argv[i]);
+    fclose(l);
+    results_meta meta = {.command_line = line, .config_yaml = yaml, .status = "complete",
+                         .seed = cfg_uint(c, "sim.seed"), .start_wall = start_wall, .end_wall = epoch_seconds()};
+    char err[512];
+    int rc = results_write(path, &meta, d, rows, n, err, sizeof err) ? EXIT_FAILED : EXIT_OK;
+    if (rc) fprintf(stderr, "ssdlab run: %s\n", err);
+    else printf("  result written to %s\n", path);
+    free(yaml);
+    free(line);
+    return rc;
 }
 
 /* What one phase (or a run without phases) did. */
@@ -100,7 +140,8 @@ static void report_phase(const cfg *c, const ssd *d, const workload_result *r, s
 }
 
 /* Phases i .. i+group-1 as workers running at the same time. */
-static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index, size_t count, uint64_t *requests)
+static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index, size_t count, uint64_t *requests,
+                       phase_summary *row)
 {
     workload *w[64];
     char err[1024];
@@ -139,6 +180,7 @@ static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index,
         printf("phases %zu to %zu of %zu run together as %zu workers:\n", index + 1, index + group, count, group);
         report_phase(phases[0], d, &r, index, 0);
         *requests += r.requests;
+        if (row) results_phase_row(d, row, "workers", "io", r.seconds, 0);
     }
     for (size_t k = 0; k < made; k++) workload_free(w[k]);
     return rc;
@@ -148,15 +190,17 @@ int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
         CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    const char *timeseries = NULL;
+    const char *timeseries = NULL, *output = NULL;
     cli_config_args args = {0};
     bool check = false;
     int opt;
-    while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
         if (opt == OPT_CHECK) check = true;
         else if (opt == OPT_TIMESERIES) timeseries = optarg;
+        else if (opt == 'o') output = optarg;
         else if (opt == 'h') {
             cli_config_args_free(&args);
             return fputs(help, stdout), EXIT_OK;
@@ -188,11 +232,14 @@ int cmd_run(int argc, char **argv)
     printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies, seed %llu\n", cfg_str(c, "drive.name"),
            drive ? drive : "defaults", (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel,
            (unsigned long long)cfg_uint(c, "sim.seed"));
+    double start_wall = epoch_seconds();
     double t0 = cli_wall_seconds();
     workload_precondition(m.w);
     double t1 = cli_wall_seconds();
     uint64_t requests = 0;
     int rc = EXIT_OK;
+    size_t runs_max = phase_count ? phase_count : 1, row_count = 0;
+    phase_summary *rows = calloc(runs_max, sizeof *rows);
     /* One phase per item of the workload's list, or the configuration's
      * own workload when there is no list. */
     size_t runs = phase_count ? phase_count : 1;
@@ -210,14 +257,20 @@ int cmd_run(int argc, char **argv)
             } else {
                 report_phase(pc, d, &r, i, phase_count);
                 requests += r.requests;
+                if (rows) {
+                    const char *name = cfg_str(pc, "workload.name");
+                    results_phase_row(d, &rows[row_count++], name[0] ? name : "run", cfg_str(pc, "workload.phase"), r.seconds, 0);
+                }
             }
             if (phase_count) workload_free(w);
         } else {
-            rc = run_workers(s, d, phases + i, group, i, phase_count, &requests);
+            rc = run_workers(s, d, phases + i, group, i, phase_count, &requests, rows ? &rows[row_count] : NULL);
+            if (rc == EXIT_OK && rows) row_count++;
         }
         i += group;
     }
     if (rc != EXIT_OK) {
+        free(rows);
         cli_model_close(&m);
         cli_free_phases(phases, phase_count);
         cfg_free(c);
@@ -249,6 +302,8 @@ int cmd_run(int argc, char **argv)
     }
     ssd_close_interval(d);
     if (timeseries) rc = write_timeseries(d, timeseries);
+    if (output && rc == EXIT_OK) rc = write_result(output, c, d, rows, row_count, argc, argv, start_wall);
+    free(rows);
     if (check) {
         if (ftl_check(ssd_ftl(d), err, sizeof err)) {
             fprintf(stderr, "ssdlab run: integrity check failed: %s\n", err);

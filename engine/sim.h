@@ -7,6 +7,7 @@
 #ifndef SSDLAB_SIM_H
 #define SSDLAB_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -54,6 +55,9 @@ bool sim_cancel(sim *s, sim_event ev);
 /* Runs events with time <= until. On SIM_STOP_TIME the clock moves to until. */
 sim_stop_reason sim_run(sim *s, sim_time_t until);
 void sim_request_stop(sim *s);
+/* A flag set from outside the simulation (a signal handler): the run loop
+ * looks at it every few thousand events and stops when it is set. */
+void sim_watch_flag(sim *s, volatile sig_atomic_t *flag);
 /* Moves the clock forward to t (time passing with nothing to do, as in an
  * idle phase); events before t must have run: it is a model bug otherwise. */
 void sim_advance_to(sim *s, sim_time_t t);

@@ -264,3 +264,29 @@ Test(cli, workload_files_with_phases)
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
 }
+
+/* SIGINT: the run stops, and its result is written and marked interrupted;
+ * SIGKILL: nothing appears under the result's name. */
+Test(cli, interrupted_runs)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && (%s run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
+             "--set nand.blocks_per_plane=40 --set workload.precondition=none --set workload.requests=0 "
+             "--set workload.duration=100000s -o %s/int.h5 >/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid)",
+             SOURCE_DIR, SSDLAB_BIN, dir);
+    cr_assert_eq(system(cmd), 0, "an interrupted run still exits 0 with its result");
+    snprintf(cmd, sizeof cmd, "h5dump -a /meta/status %s/int.h5 | grep -q '\"interrupted\"'", dir);
+    cr_assert_eq(system(cmd), 0, "status attribute 'interrupted'");
+    snprintf(cmd, sizeof cmd,
+             "cd %s && (%s run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
+             "--set nand.blocks_per_plane=40 --set workload.precondition=none --set workload.requests=0 "
+             "--set workload.duration=100000s -o %s/kill.h5 >/dev/null & pid=$!; sleep 1; kill -KILL $pid; wait $pid; "
+             "test ! -e %s/kill.h5)",
+             SOURCE_DIR, SSDLAB_BIN, dir, dir);
+    cr_assert_eq(system(cmd), 0, "no file under the final name after SIGKILL");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -1,6 +1,7 @@
 /* ssdlab run: a workload on a drive, with a printed summary. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <math.h>
@@ -60,6 +61,25 @@ static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const c
            ssd_latency_quantile(d, op, 0.99) / 1000.0, ssd_latency_quantile(d, op, 0.999) / 1000.0);
 }
 
+/* SIGINT or SIGTERM: the run stops at the next check and its result is
+ * written, marked interrupted. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static double epoch_seconds(void)
 {
     struct timespec t;
@@ -68,7 +88,7 @@ static double epoch_seconds(void)
 }
 
 static int write_result(const char *path, const cfg *c, const ssd *d, const phase_summary *rows, size_t n, int argc,
-                        char **argv, double start_wall)
+                        char **argv, double start_wall, const char *status)
 {
     char *yaml = NULL, *line = NULL;
     size_t yaml_len = 0, line_len = 0;
@@ -84,7 +104,7 @@ static int write_result(const char *path, const cfg *c, const ssd *d, const phas
     fputs("ssdlab", l);
     for (int i = 0; i < argc; i++) fprintf(l, " %s", argv[i]);
     fclose(l);
-    results_meta meta = {.command_line = line, .config_yaml = yaml, .status = "complete",
+    results_meta meta = {.command_line = line, .config_yaml = yaml, .status = status,
                          .seed = cfg_uint(c, "sim.seed"), .start_wall = start_wall, .end_wall = epoch_seconds()};
     char err[512];
     int rc = results_write(path, &meta, d, rows, n, err, sizeof err) ? EXIT_FAILED : EXIT_OK;
@@ -233,6 +253,8 @@ int cmd_run(int argc, char **argv)
            drive ? drive : "defaults", (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel,
            (unsigned long long)cfg_uint(c, "sim.seed"));
     double start_wall = epoch_seconds();
+    catch_interrupts();
+    sim_watch_flag(s, &interrupted);
     double t0 = cli_wall_seconds();
     workload_precondition(m.w);
     double t1 = cli_wall_seconds();
@@ -243,7 +265,7 @@ int cmd_run(int argc, char **argv)
     /* One phase per item of the workload's list, or the configuration's
      * own workload when there is no list. */
     size_t runs = phase_count ? phase_count : 1;
-    for (size_t i = 0; i < runs && rc == EXIT_OK;) {
+    for (size_t i = 0; i < runs && rc == EXIT_OK && !interrupted;) {
         /* a phase and the ones marked with_previous after it run together */
         size_t group = 1;
         while (phase_count && i + group < phase_count && cfg_bool(phases[i + group], "workload.with_previous")) group++;
@@ -302,7 +324,9 @@ int cmd_run(int argc, char **argv)
     }
     ssd_close_interval(d);
     if (timeseries) rc = write_timeseries(d, timeseries);
-    if (output && rc == EXIT_OK) rc = write_result(output, c, d, rows, row_count, argc, argv, start_wall);
+    if (interrupted) printf("run interrupted: the result holds what ran\n");
+    if (output && rc == EXIT_OK)
+        rc = write_result(output, c, d, rows, row_count, argc, argv, start_wall, interrupted ? "interrupted" : "complete");
     free(rows);
     if (check) {
         if (ftl_check(ssd_ftl(d), err, sizeof err)) {

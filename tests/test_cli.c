@@ -59,7 +59,7 @@ Test(cli, help_lists_commands)
 
 Test(cli, planned_commands_say_so_and_fail)
 {
-    const char *planned[] = {"trace gen pcmark8", "report", "plot", "experiment review", "validate", "sweep plan x"};
+    const char *planned[] = {"trace gen pcmark8", "plot", "experiment review", "validate", "sweep plan x"};
     for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
         output *o = run(planned[i]);
         cr_assert_eq(o->status, 3, "'%s' exited %d", planned[i], o->status);
@@ -289,4 +289,53 @@ Test(cli, interrupted_runs)
     cr_assert_eq(system(cmd), 0, "no file under the final name after SIGKILL");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* Reads the two numbers of a report row named NAME. */
+static void report_row(const char *out, const char *name, double v[2])
+{
+    const char *line = strstr(out, name);
+    cr_assert_not_null(line, "row '%s' in:\n%s", name, out);
+    cr_assert_eq(sscanf(line + strlen(name), "%lf %lf", &v[0], &v[1]), 2, "two columns in row '%s'", name);
+}
+
+/* report puts two results side by side; both obey Little's law
+ * (IOPS x mean latency = queue depth) for a closed-loop read run. */
+Test(cli, report_compares_results_side_by_side)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[1024];
+    for (int qd = 1; qd <= 2; qd++) {
+        snprintf(args, sizeof args,
+                 "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
+                 "--set workload.precondition=none --set workload.requests=20000 --set workload.queue_depth=%d -o %s/qd%d.h5",
+                 qd, dir, qd);
+        cr_assert_eq(run(args)->status, 0);
+    }
+    snprintf(args, sizeof args, "report %s/qd1.h5 %s/qd2.h5", dir, dir);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "[1] ") && strstr(o->out, "qd1.h5 (complete)") && strstr(o->out, "qd2.h5 (complete)"), "%s", o->out);
+    double iops[2], mean_us[2], wa[2];
+    report_row(o->out, "IOPS", iops);
+    report_row(o->out, "read mean us", mean_us);
+    for (int i = 0; i < 2; i++)
+        cr_assert_float_eq(iops[i] * mean_us[i] * 1e-6, i + 1.0, 0.01, "Little's law at QD %d: %g IOPS x %g us", i + 1,
+                           iops[i], mean_us[i]);
+    cr_assert(strstr(o->out, "write ampl.") && sscanf(strstr(o->out, "write ampl.") + 11, "%lf", &wa[0]) == 0,
+              "a read-only run has no write amplification, shown as '-':\n%s", o->out);
+
+    snprintf(args, sizeof args, "report %s/qd1.h5 %s/missing.h5", dir, dir);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "missing.h5: cannot read: No such file or directory"), "%s", o->err);
+    snprintf(args, sizeof args, "echo junk > %s/junk.h5", dir);
+    cr_assert_eq(system(args), 0);
+    snprintf(args, sizeof args, "report %s/junk.h5", dir);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "junk.h5: not an ssdlab result file"), "%s", o->err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
 }

@@ -73,6 +73,7 @@ double cli_wall_seconds(void);
 int cmd_demo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 

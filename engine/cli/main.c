@@ -20,7 +20,7 @@ static const command commands[] = {
     {"bench", cmd_bench, "benchmarks: 'bench engine' (event-queue hold benchmark)", NULL},
     {"run", cmd_run, "run the built-in closed-loop workload on a drive", NULL},
     {"trace", cmd_trace, "trace statistics ('trace stats') and conversion ('trace convert')", NULL},
-    {"report", NULL, "summarise and compare result files", "HDF5 results (issue 5)"},
+    {"report", cmd_report, "summarise and compare result files side by side", NULL},
     {"plot", NULL, "plot result files", "HDF5 results (issue 5)"},
     {"experiment", NULL, "run a bundled experiment (e.g. the reviewers' protocol)", "the drive presets (issue 6)"},
     {"validate", NULL, "compare drive presets with reviewers' measurements", "the drive presets (issue 6)"},

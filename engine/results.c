@@ -116,7 +116,9 @@ static herr_t write_meta(hid_t file, const results_meta *m)
     return rc < 0 ? -1 : 0;
 }
 
-static herr_t write_summary(hid_t file, const phase_summary *rows, size_t n)
+/* The compound type of a /summary row: the writer and the reader share it,
+ * so the file's field names are spelled in one place. */
+static hid_t summary_type(void)
 {
     hid_t name = string_type(64), kind = string_type(16);
     hsize_t seven[1] = {7};
@@ -141,12 +143,19 @@ static herr_t write_summary(hid_t file, const phase_summary *rows, size_t n)
     F(sim_time_s, H5T_NATIVE_DOUBLE);
     F(wall_time_s, H5T_NATIVE_DOUBLE);
 #undef F
-    herr_t rc = write_table(file, "/summary", t, n, rows,
-                            "latencies: us, as [mean, p50, p90, p99, p99.9, p99.99, max]; bytes; seconds; MiB = 2^20 B");
-    H5Tclose(t);
+    /* H5Tinsert copies member types, so these can go now */
     H5Tclose(lat);
     H5Tclose(name);
     H5Tclose(kind);
+    return t;
+}
+
+static herr_t write_summary(hid_t file, const phase_summary *rows, size_t n)
+{
+    hid_t t = summary_type();
+    herr_t rc = write_table(file, "/summary", t, n, rows,
+                            "latencies: us, as [mean, p50, p90, p99, p99.9, p99.99, max]; bytes; seconds; MiB = 2^20 B");
+    H5Tclose(t);
     return rc;
 }
 
@@ -243,4 +252,56 @@ int results_write(const char *path, const results_meta *meta, const ssd *d, cons
         return snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e)), -1;
     }
     return 0;
+}
+
+/* Reads /meta's status attribute into status ("?" when it has none). */
+static void read_status(hid_t file, char *status, size_t len)
+{
+    snprintf(status, len, "?");
+    hid_t meta = H5Gopen2(file, "/meta", H5P_DEFAULT);
+    if (meta < 0) return;
+    hid_t a = H5Aopen(meta, "status", H5P_DEFAULT);
+    if (a >= 0) {
+        hid_t type = H5Aget_type(a);
+        char *s = NULL;
+        if (H5Aread(a, type, &s) >= 0 && s) {
+            snprintf(status, len, "%s", s);
+            H5free_memory(s);
+        }
+        H5Tclose(type);
+        H5Aclose(a);
+    }
+    H5Gclose(meta);
+}
+
+int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len)
+{
+    *rows = NULL;
+    *count = 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return -1;
+    int rc = -1;
+    hid_t ds = H5Dopen2(file, "/summary", H5P_DEFAULT);
+    if (ds >= 0) {
+        hid_t space = H5Dget_space(ds);
+        hsize_t dims[1] = {0};
+        if (H5Sget_simple_extent_dims(space, dims, NULL) == 1) {
+            *count = dims[0];
+            *rows = calloc(*count ? *count : 1, sizeof **rows);
+            hid_t t = summary_type();
+            if (*rows && (!*count || H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
+            H5Tclose(t);
+        }
+        H5Sclose(space);
+        H5Dclose(ds);
+    }
+    read_status(file, status, status_len);
+    H5Fclose(file);
+    if (rc) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return rc;
 }

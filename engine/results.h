@@ -40,4 +40,9 @@ void results_phase_row(const ssd *d, phase_summary *row, const char *name, const
 int results_write(const char *path, const results_meta *meta, const ssd *d, const phase_summary *phases, size_t count,
                   char *err, size_t errlen);
 
+/* Reads a result file's /summary rows (allocated; the caller frees them)
+ * and its /meta status. Returns 0, or -1 if the file is not a readable
+ * ssdlab result. */
+int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len);
+
 #endif

@@ -98,11 +98,12 @@ static bool limits_reached(const workload *w)
            (w->byte_target && w->bytes_done >= w->byte_target) || (w->write_target && w->written >= w->write_target);
 }
 
-/* A request budget stops issuing once it is spoken for, so a run at any
- * queue depth completes exactly warm-up + workload.requests requests. */
-static bool request_budget_spent(const workload *w)
+/* A request or byte budget stops issuing once it is spoken for, so the
+ * requests in flight do not overshoot it at any queue depth or rate. */
+static bool issue_budget_spent(const workload *w)
 {
-    return w->target && w->issued >= w->warmup + w->target;
+    return (w->target && w->issued >= w->warmup + w->target) ||
+           (w->byte_target && w->measuring && w->bytes_issued >= w->byte_target);
 }
 
 static void on_done(ssdlab_request *r, void *ctx)
@@ -121,9 +122,7 @@ static void on_done(ssdlab_request *r, void *ctx)
         if (limits_reached(w)) w->stopping = true;
     }
     if (w->open_loop) reqpool_give(&w->pool, r);
-    /* a byte budget stops issuing once it is spoken for */
-    if (w->byte_target && w->bytes_issued >= w->byte_target && w->measuring) w->stopping = true;
-    if (request_budget_spent(w)) w->stopping = true;
+    if (issue_budget_spent(w)) w->stopping = true;
     if (w->stopping) {
         /* this source's own requests, not the drive's: workers share it */
         if (w->issued == w->completed) {
@@ -169,7 +168,7 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
 {
     (void)ctx, (void)arg;
     workload *w = obj;
-    if (w->stopping || request_budget_spent(w)) return;
+    if (w->stopping || issue_budget_spent(w)) return;
     ssdlab_request *r = reqpool_take(&w->pool);
     if (!r) {
         w->stopping = true;
@@ -316,7 +315,7 @@ void workload_start(workload *w)
     if (w->measuring && w->duration) w->stop_at = w->measure_start + w->duration;
     if (w->open_loop) sim_schedule_in(w->s, 0, w->on_arrival, w, 0);
     else
-        for (uint32_t i = 0; i < w->depth && !request_budget_spent(w); i++) issue(w, &w->slots[i]);
+        for (uint32_t i = 0; i < w->depth && !issue_budget_spent(w); i++) issue(w, &w->slots[i]);
 }
 
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen)

@@ -97,6 +97,11 @@ const char *cfg_origin(const cfg *c, const char *key, char *buf, size_t len);
 /* The resolved configuration as YAML that loads back to the same values;
  * with_origin adds a comment after each value saying where it came from. */
 void cfg_write_yaml(const cfg *c, FILE *out, bool with_origin);
+/* Key i (0 .. cfg_key_count - 1, in name order): returns its name, writes
+ * its value as a config file would spell it, and as a number in the key's
+ * base unit (bytes, ns, 1/s; fractions as 0..1; NaN for text). */
+size_t cfg_key_count(const cfg *c);
+const char *cfg_entry_value(const cfg *c, size_t i, char *text, size_t len, double *number);
 /* The key reference: plain text, or the Markdown of docs/config-reference.md. */
 void cfg_write_reference(const cfg_schema *s, FILE *out, bool markdown);
 

@@ -1,5 +1,6 @@
 /* Writing configurations out: the resolved values as YAML, and the key
  * reference (plain text and the Markdown of docs/config-reference.md). */
+#include <math.h>
 #include <string.h>
 
 #include "config_internal.h"
@@ -74,4 +75,24 @@ void cfg_write_reference(const cfg_schema *s, FILE *out, bool markdown)
             fprintf(out, "%s (%s%s%s) = %s%s%s\n    %s\n", k->name, cfg_type_name(k->type), k->unit ? ", in " : "",
                     k->unit ? k->unit : "", def, range[0] ? "  range: " : "", range, k->doc);
     }
+}
+
+size_t cfg_key_count(const cfg *c) { return c->schema->count; }
+
+const char *cfg_entry_value(const cfg *c, size_t i, char *text, size_t len, double *number)
+{
+    const cfg_key *k = &c->schema->keys[i];
+    const cfg_value *v = &c->entries[i].v;
+    cfg_format_value(k, v, text, len);
+    switch (k->type) {
+    case CFG_BOOL: *number = v->b; break;
+    case CFG_INT: *number = (double)v->i; break;
+    case CFG_FLOAT:
+    case CFG_FRACTION: *number = v->f; break;
+    case CFG_STRING:
+    case CFG_ENUM:
+    case CFG_PATH: *number = NAN; break;
+    default: *number = (double)v->u; break; /* counts and dimensioned values, in base units */
+    }
+    return k->name;
 }

@@ -9,9 +9,11 @@
 
 #include <hdf5.h>
 
+#include "results_types.h"
 #include "ssdlab_version.h"
 
-void results_phase_row(const ssd *d, phase_summary *row, const char *name, const char *kind, double sim_s, double wall_s)
+void results_phase_row(const ssd *d, phase_summary *row, const char *name, const char *kind, double start_s, double sim_s,
+                       double wall_s)
 {
     ssdlab_stats st;
     ssd_stats(d, &st);
@@ -28,14 +30,18 @@ void results_phase_row(const ssd *d, phase_summary *row, const char *name, const
     row->mib_per_s = sim_s > 0 ? (double)(row->bytes_read + row->bytes_written) / sim_s / 1048576.0 : 0;
     static const double qs[] = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
     for (int op = 0; op < 2; op++) {
+        ssdlab_op which = op ? SSDLAB_WRITE : SSDLAB_READ;
         double *lat = op ? row->write_lat_us : row->read_lat_us;
-        uint64_t n = st.completed[op ? SSDLAB_WRITE : SSDLAB_READ];
-        lat[0] = n ? st.latency_sum_ns[op ? SSDLAB_WRITE : SSDLAB_READ] / (double)n / 1000 : NAN;
-        for (int i = 0; i < 6; i++) lat[i + 1] = n ? ssd_latency_quantile(d, op ? SSDLAB_WRITE : SSDLAB_READ, qs[i]) / 1000 : NAN;
+        uint64_t n = st.completed[which];
+        lat[LAT_MEAN] = n ? st.latency_sum_ns[which] / (double)n / 1000 : NAN;
+        for (int i = 0; i < 6; i++) lat[LAT_P50 + i] = n ? ssd_latency_quantile(d, which, qs[i]) / 1000 : NAN;
     }
     row->write_amplification = st.write_amplification;
     row->gc_units = st.gc_units_written;
     row->erases = st.erases;
+    row->slc_bytes_written = st.slc_units_written * ssd_params_of(d)->unit;
+    row->slc_bytes_read = st.slc_units_read * ssd_params_of(d)->unit;
+    row->start_s = start_s;
     row->sim_time_s = sim_s;
     row->wall_time_s = wall_s;
 }
@@ -65,7 +71,7 @@ static herr_t attr_number(hid_t on, const char *name, hid_t type, const void *va
     return rc;
 }
 
-/* A 1-D dataset of `count` records of `type`, chunked and compressed. */
+/* A 1-D dataset of `count` records, written whole, chunked and compressed. */
 static herr_t write_table(hid_t group, const char *name, hid_t type, size_t count, const void *rows, const char *units)
 {
     hsize_t dims[1] = {count}, chunk[1] = {count ? (count < 4096 ? count : 4096) : 1};
@@ -84,19 +90,229 @@ static herr_t write_table(hid_t group, const char *name, hid_t type, size_t coun
     return rc;
 }
 
-static hid_t string_type(size_t n)
+/* --- streamed tables --------------------------------------------------------
+ * A table is an extensible dataset of `width` elements per row (width 1:
+ * a 1-D table of records) fed through a buffer of `cap` rows, which is
+ * also its chunk. */
+
+typedef struct table {
+    hid_t ds, type;
+    size_t row_size, width, cap, used;
+    hsize_t rows; /* in the file */
+    unsigned char *buf;
+} table;
+
+static int table_create(table *t, hid_t parent, const char *name, hid_t type, size_t width, size_t cap, const char *units)
 {
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, n);
-    H5Tset_strpad(t, H5T_STR_NULLTERM);
-    return t;
+    memset(t, 0, sizeof *t);
+    t->ds = t->type = H5I_INVALID_HID;
+    t->width = width;
+    t->row_size = H5Tget_size(type) * width;
+    t->cap = cap;
+    if (!(t->buf = malloc(cap * t->row_size))) return -1;
+    t->type = H5Tcopy(type);
+    int rank = width > 1 ? 2 : 1;
+    hsize_t dims[2] = {0, width}, max[2] = {H5S_UNLIMITED, width}, chunk[2] = {cap, width};
+    hid_t space = H5Screate_simple(rank, dims, max);
+    hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(plist, rank, chunk);
+    H5Pset_deflate(plist, 4);
+    t->ds = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+    H5Pclose(plist);
+    H5Sclose(space);
+    if (t->ds < 0) return -1;
+    return units ? attr_string(t->ds, "units", units) : 0;
 }
 
-/* --- groups -------------------------------------------------------------- */
-
-static herr_t write_meta(hid_t file, const results_meta *m)
+static int table_flush(table *t)
 {
-    hid_t g = H5Gcreate2(file, "/meta", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (!t->used) return 0;
+    int rank = t->width > 1 ? 2 : 1;
+    hsize_t size[2] = {t->rows + t->used, t->width}, start[2] = {t->rows, 0}, count[2] = {t->used, t->width};
+    int rc = -1;
+    if (H5Dset_extent(t->ds, size) >= 0) {
+        hid_t file_space = H5Dget_space(t->ds), mem_space = H5Screate_simple(rank, count, NULL);
+        if (H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+            H5Dwrite(t->ds, t->type, mem_space, file_space, H5P_DEFAULT, t->buf) >= 0)
+            rc = 0;
+        H5Sclose(mem_space);
+        H5Sclose(file_space);
+    }
+    t->rows += t->used;
+    t->used = 0;
+    return rc;
+}
+
+static int table_append(table *t, const void *row)
+{
+    memcpy(t->buf + t->used * t->row_size, row, t->row_size);
+    return ++t->used == t->cap ? table_flush(t) : 0;
+}
+
+static int table_close(table *t)
+{
+    /* valid identifiers are positive; a table never created is all zeros */
+    int rc = t->ds > 0 ? table_flush(t) : 0;
+    if (t->ds > 0 && H5Dclose(t->ds) < 0) rc = -1;
+    if (t->type > 0) H5Tclose(t->type);
+    free(t->buf);
+    memset(t, 0, sizeof *t);
+    t->ds = t->type = H5I_INVALID_HID;
+    return rc;
+}
+
+/* --- the writer ---------------------------------------------------------- */
+
+enum { INTERVAL_ROWS = 1024, REQUEST_ROWS = 8192, SUMMARY_ROWS = 64 };
+
+struct results_writer {
+    char path[4096], tmp[4200];
+    hid_t file;
+    bool failed;
+    table summary, timeseries, requests, latency[2]; /* latency: one row of bin counts per phase */
+    bool log_requests, histograms_made;
+    size_t phases;
+    parameter_row *params; /* /meta/phase_parameters */
+    size_t nparams, params_cap;
+};
+
+static void check(results_writer *w, int rc)
+{
+    if (rc < 0) w->failed = true;
+}
+
+results_writer *results_open(const char *path, bool log_requests, char *err, size_t errlen)
+{
+    results_writer *w = calloc(1, sizeof *w);
+    if (!w) return snprintf(err, errlen, "out of memory"), NULL;
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    w->log_requests = log_requests;
+    if (!getenv("SSDLAB_HDF5_ERRORS")) H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, not printed by HDF5 (set SSDLAB_HDF5_ERRORS to see them) */
+    w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (w->file < 0) {
+        snprintf(err, errlen, "cannot create '%s': %s", w->tmp, errno ? strerror(errno) : "HDF5 error");
+        free(w);
+        return NULL;
+    }
+    hid_t st = results_summary_type(), it = results_interval_type();
+    int rc = table_create(&w->summary, w->file, "summary", st, 1, SUMMARY_ROWS,
+                          "latencies: us, as [mean, p50, p90, p99, p99.9, p99.99, max]; bytes; seconds; MiB = 2^20 B");
+    if (rc >= 0)
+        rc = table_create(&w->timeseries, w->file, "timeseries", it, 1, INTERVAL_ROWS,
+                          "s, 1/s, MiB/s, MiB/s, MiB/s, us, us, GiB, GiB, blocks, GiB, erases, units, degrees C");
+    H5Tclose(st);
+    H5Tclose(it);
+    if (rc >= 0 && log_requests) {
+        hid_t rt = results_request_type();
+        rc = table_create(&w->requests, w->file, "requests", rt, 1, REQUEST_ROWS,
+                          "ns; lba in 512-byte sectors; bytes; rows in completion order");
+        H5Tclose(rt);
+    }
+    if (rc < 0) {
+        snprintf(err, errlen, "cannot write '%s' (disk full or a file-size limit?)", w->tmp);
+        results_discard(w);
+        return NULL;
+    }
+    return w;
+}
+
+void results_interval(results_writer *w, const ssd_interval *row)
+{
+    if (!w->failed) check(w, table_append(&w->timeseries, row));
+}
+
+void results_request(results_writer *w, const ssdlab_request *r)
+{
+    if (!w->log_requests || w->failed) return;
+    request_record rec = {.id = r->id, .arrival_ns = r->arrival, .start_ns = r->start, .finish_ns = r->finish,
+                          .op = (uint8_t)r->op, .lba = r->offset / 512, .bytes = r->bytes,
+                          .latency_ns = r->finish - r->arrival};
+    check(w, table_append(&w->requests, &rec));
+}
+
+/* /histograms: shared bin edges, and a row of counts per phase. */
+static int make_histograms(results_writer *w, const ssd *d)
+{
+    hid_t g = H5Gcreate2(w->file, "histograms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return -1;
+    const gsl_histogram *h = ssd_latency_histogram(d, SSDLAB_READ);
+    int rc = write_table(g, "bin_edges_ns", H5T_NATIVE_DOUBLE, h->n + 1, h->range, "ns");
+    const char *names[2] = {"read_counts", "write_counts"};
+    for (int op = 0; op < 2 && rc >= 0; op++)
+        rc = table_create(&w->latency[op], g, names[op], H5T_NATIVE_DOUBLE, h->n, 1, "requests per bin; row i = phase i");
+    H5Gclose(g);
+    w->histograms_made = true;
+    return rc;
+}
+
+static void note_phase_parameters(results_writer *w, const cfg *phase, const cfg *base);
+
+void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row, const cfg *phase, const cfg *base)
+{
+    if (w->failed) return;
+    if (phase && base && phase != base) note_phase_parameters(w, phase, base);
+    w->phases++;
+    if (!w->histograms_made) check(w, make_histograms(w, d));
+    check(w, table_append(&w->summary, row));
+    for (int op = 0; op < 2 && !w->failed; op++)
+        check(w, table_append(&w->latency[op], ssd_latency_histogram(d, op ? SSDLAB_WRITE : SSDLAB_READ)->bin));
+}
+
+/* Every configuration key as (key, value as written, value as a number),
+ * so analysis code can select and plot by any parameter without parsing
+ * YAML. */
+static herr_t write_parameters(hid_t g, const cfg *c)
+{
+    size_t n = cfg_key_count(c);
+    parameter_row *rows = calloc(n, sizeof *rows);
+    if (!rows) return -1;
+    for (size_t i = 0; i < n; i++) {
+        char text[CFG_TEXT_MAX];
+        const char *name = cfg_entry_value(c, i, text, sizeof text, &rows[i].number);
+        snprintf(rows[i].key, sizeof rows[i].key, "%s", name);
+        snprintf(rows[i].value, sizeof rows[i].value, "%s", text);
+    }
+    hid_t t = results_parameter_type(false);
+    herr_t rc = write_table(g, "parameters", t, n, rows, "number: bytes, ns, 1/s or a fraction; NaN for text");
+    H5Tclose(t);
+    free(rows);
+    return rc;
+}
+
+/* Remembers the keys in which a phase's configuration differs from the
+ * run's: a few per phase, written with /meta. */
+static void note_phase_parameters(results_writer *w, const cfg *phase, const cfg *base)
+{
+    size_t n = cfg_key_count(phase);
+    for (size_t i = 0; i < n; i++) {
+        char a[CFG_TEXT_MAX], b[CFG_TEXT_MAX];
+        double x, y;
+        const char *name = cfg_entry_value(phase, i, a, sizeof a, &x);
+        cfg_entry_value(base, i, b, sizeof b, &y);
+        if (!strcmp(a, b)) continue;
+        if (w->nparams == w->params_cap) {
+            size_t cap = w->params_cap ? 2 * w->params_cap : 16;
+            parameter_row *grown = realloc(w->params, cap * sizeof *grown);
+            if (!grown) {
+                w->failed = true;
+                return;
+            }
+            w->params = grown;
+            w->params_cap = cap;
+        }
+        parameter_row *r = &w->params[w->nparams++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->key, sizeof r->key, "%s", name);
+        snprintf(r->value, sizeof r->value, "%s", a);
+        r->number = x;
+        r->phase = (uint32_t)w->phases;
+    }
+}
+
+static herr_t write_meta(results_writer *w, hid_t file, const results_meta *m)
+{
+    hid_t g = H5Gcreate2(file, "meta", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return -1;
     char host[256] = "unknown";
     gethostname(host, sizeof host - 1);
@@ -112,80 +328,21 @@ static herr_t write_meta(hid_t file, const results_meta *m)
     rc |= attr_number(g, "end_wall_time", H5T_NATIVE_DOUBLE, &m->end_wall);
     rc |= attr_string(g, "status", m->status);
     rc |= attr_string(g, "configuration", m->config_yaml ? m->config_yaml : "");
+    if (rc >= 0 && m->config) rc = write_parameters(g, m->config);
+    if (rc >= 0) {
+        hid_t t = results_parameter_type(true);
+        rc = write_table(g, "phase_parameters", t, w->nparams, w->params,
+                         "keys whose value in phase `phase` (from 0) differs from /meta/parameters");
+        H5Tclose(t);
+    }
     H5Gclose(g);
     return rc < 0 ? -1 : 0;
-}
-
-/* The compound type of a /summary row: the writer and the reader share it,
- * so the file's field names are spelled in one place. */
-static hid_t summary_type(void)
-{
-    hid_t name = string_type(64), kind = string_type(16);
-    hsize_t seven[1] = {7};
-    hid_t lat = H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, seven);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(phase_summary));
-    H5Tinsert(t, "phase", HOFFSET(phase_summary, name), name);
-    H5Tinsert(t, "kind", HOFFSET(phase_summary, kind), kind);
-#define F(field, type) H5Tinsert(t, #field, HOFFSET(phase_summary, field), type)
-    F(requests, H5T_NATIVE_UINT64);
-    F(reads, H5T_NATIVE_UINT64);
-    F(writes, H5T_NATIVE_UINT64);
-    F(trims, H5T_NATIVE_UINT64);
-    F(bytes_read, H5T_NATIVE_UINT64);
-    F(bytes_written, H5T_NATIVE_UINT64);
-    F(iops, H5T_NATIVE_DOUBLE);
-    F(mib_per_s, H5T_NATIVE_DOUBLE);
-    F(read_lat_us, lat);
-    F(write_lat_us, lat);
-    F(write_amplification, H5T_NATIVE_DOUBLE);
-    F(gc_units, H5T_NATIVE_UINT64);
-    F(erases, H5T_NATIVE_UINT64);
-    F(sim_time_s, H5T_NATIVE_DOUBLE);
-    F(wall_time_s, H5T_NATIVE_DOUBLE);
-#undef F
-    /* H5Tinsert copies member types, so these can go now */
-    H5Tclose(lat);
-    H5Tclose(name);
-    H5Tclose(kind);
-    return t;
-}
-
-static herr_t write_summary(hid_t file, const phase_summary *rows, size_t n)
-{
-    hid_t t = summary_type();
-    herr_t rc = write_table(file, "/summary", t, n, rows,
-                            "latencies: us, as [mean, p50, p90, p99, p99.9, p99.99, max]; bytes; seconds; MiB = 2^20 B");
-    H5Tclose(t);
-    return rc;
-}
-
-static herr_t write_timeseries(hid_t file, const ssd *d)
-{
-    size_t n;
-    const ssd_interval *rows = ssd_intervals(d, &n);
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ssd_interval));
-#define F(field, type) H5Tinsert(t, #field, HOFFSET(ssd_interval, field), type)
-    F(end_s, H5T_NATIVE_DOUBLE);
-    F(iops, H5T_NATIVE_DOUBLE);
-    F(mib_per_s, H5T_NATIVE_DOUBLE);
-    F(mean_latency_us, H5T_NATIVE_DOUBLE);
-    F(p99_latency_us, H5T_NATIVE_DOUBLE);
-    F(host_gib_written, H5T_NATIVE_DOUBLE);
-    F(flash_gib_written, H5T_NATIVE_DOUBLE);
-    F(free_blocks, H5T_NATIVE_UINT32);
-    F(slc_gib, H5T_NATIVE_DOUBLE);
-    F(erases, H5T_NATIVE_UINT64);
-    F(temperature_c, H5T_NATIVE_DOUBLE);
-#undef F
-    herr_t rc = write_table(file, "/timeseries", t, n, rows, "s, 1/s, MiB/s, us, us, GiB, GiB, blocks, GiB, erases, degrees C");
-    H5Tclose(t);
-    return rc;
 }
 
 static herr_t write_nand(hid_t file, const ssd *d)
 {
     const ssd_params *p = ssd_params_of(d);
-    hid_t g = H5Gcreate2(file, "/nand", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(file, "nand", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return -1;
     ssd_die_counts *dies = calloc(p->dies, sizeof *dies);
     enum { BUCKETS = 1024 };
@@ -193,11 +350,7 @@ static herr_t write_nand(hid_t file, const ssd *d)
     herr_t rc = -1;
     if (dies && hist) {
         for (uint32_t i = 0; i < p->dies; i++) ssd_die_stats(d, i, &dies[i]);
-        hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ssd_die_counts));
-        H5Tinsert(t, "busy_ns", HOFFSET(ssd_die_counts, busy_ns), H5T_NATIVE_UINT64);
-        H5Tinsert(t, "reads", HOFFSET(ssd_die_counts, reads), H5T_NATIVE_UINT64);
-        H5Tinsert(t, "programs", HOFFSET(ssd_die_counts, programs), H5T_NATIVE_UINT64);
-        H5Tinsert(t, "erases", HOFFSET(ssd_die_counts, erases), H5T_NATIVE_UINT64);
+        hid_t t = results_die_type();
         rc = write_table(g, "dies", t, p->dies, dies, "ns, operations; one row per die, channel by channel");
         H5Tclose(t);
         ssd_erase_histogram(d, hist, BUCKETS);
@@ -211,97 +364,43 @@ static herr_t write_nand(hid_t file, const ssd *d)
     return rc;
 }
 
-static herr_t write_histograms(hid_t file, const ssd *d)
+static int close_all(results_writer *w)
 {
-    hid_t g = H5Gcreate2(file, "/histograms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (g < 0) return -1;
-    herr_t rc = 0;
-    const char *names[] = {"read_latency", "write_latency"};
-    for (int op = 0; op < 2 && rc >= 0; op++) {
-        const gsl_histogram *h = ssd_latency_histogram(d, op ? SSDLAB_WRITE : SSDLAB_READ);
-        hid_t sub = H5Gcreate2(g, names[op], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        rc = write_table(sub, "bin_edges_ns", H5T_NATIVE_DOUBLE, h->n + 1, h->range, "ns");
-        if (rc >= 0) rc = write_table(sub, "counts", H5T_NATIVE_DOUBLE, h->n, h->bin, "requests per bin");
-        H5Gclose(sub);
-    }
-    H5Gclose(g);
+    int rc = 0;
+    table *tables[] = {&w->summary, &w->timeseries, &w->requests, &w->latency[0], &w->latency[1]};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        if (table_close(tables[i]) < 0) rc = -1;
+    if (w->file > 0 && H5Fclose(w->file) < 0) rc = -1;
+    w->file = H5I_INVALID_HID;
     return rc;
 }
 
-int results_write(const char *path, const results_meta *meta, const ssd *d, const phase_summary *phases, size_t count,
-                  char *err, size_t errlen)
+int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, not printed by HDF5 */
-    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) return snprintf(err, errlen, "cannot create '%s'", tmp), -1;
-    herr_t rc = write_meta(file, meta);
-    if (rc >= 0) rc = write_summary(file, phases, count);
-    if (rc >= 0) rc = write_timeseries(file, d);
-    if (rc >= 0) rc = write_nand(file, d);
-    if (rc >= 0) rc = write_histograms(file, d);
-    if (H5Fclose(file) < 0) rc = -1;
-    if (rc < 0) {
-        unlink(tmp);
-        return snprintf(err, errlen, "cannot write '%s' (disk full or a file-size limit?)", path), -1;
-    }
-    if (rename(tmp, path)) {
+    if (!w->failed) check(w, write_meta(w, w->file, meta));
+    if (!w->failed) check(w, write_nand(w->file, d));
+    check(w, close_all(w));
+    int rc = 0;
+    if (w->failed) {
+        unlink(w->tmp);
+        snprintf(err, errlen, "cannot write '%s' (disk full or a file-size limit?)", w->path);
+        rc = -1;
+    } else if (rename(w->tmp, w->path)) {
         int e = errno;
-        unlink(tmp);
-        return snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e)), -1;
+        unlink(w->tmp);
+        snprintf(err, errlen, "cannot rename '%s' to '%s': %s", w->tmp, w->path, strerror(e));
+        rc = -1;
     }
-    return 0;
-}
-
-/* Reads /meta's status attribute into status ("?" when it has none). */
-static void read_status(hid_t file, char *status, size_t len)
-{
-    snprintf(status, len, "?");
-    hid_t meta = H5Gopen2(file, "/meta", H5P_DEFAULT);
-    if (meta < 0) return;
-    hid_t a = H5Aopen(meta, "status", H5P_DEFAULT);
-    if (a >= 0) {
-        hid_t type = H5Aget_type(a);
-        char *s = NULL;
-        if (H5Aread(a, type, &s) >= 0 && s) {
-            snprintf(status, len, "%s", s);
-            H5free_memory(s);
-        }
-        H5Tclose(type);
-        H5Aclose(a);
-    }
-    H5Gclose(meta);
-}
-
-int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len)
-{
-    *rows = NULL;
-    *count = 0;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) return -1;
-    int rc = -1;
-    hid_t ds = H5Dopen2(file, "/summary", H5P_DEFAULT);
-    if (ds >= 0) {
-        hid_t space = H5Dget_space(ds);
-        hsize_t dims[1] = {0};
-        if (H5Sget_simple_extent_dims(space, dims, NULL) == 1) {
-            *count = dims[0];
-            *rows = calloc(*count ? *count : 1, sizeof **rows);
-            hid_t t = summary_type();
-            if (*rows && (!*count || H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
-            H5Tclose(t);
-        }
-        H5Sclose(space);
-        H5Dclose(ds);
-    }
-    read_status(file, status, status_len);
-    H5Fclose(file);
-    if (rc) {
-        free(*rows);
-        *rows = NULL;
-        *count = 0;
-    }
+    free(w->params);
+    free(w);
     return rc;
+}
+
+void results_discard(results_writer *w)
+{
+    if (!w) return;
+    close_all(w);
+    unlink(w->tmp);
+    free(w->params);
+    free(w);
 }

@@ -1,48 +1,80 @@
 /* A run's result in one self-describing HDF5 file: what produced it
  * (/meta), one summary row per phase (/summary), the time series
- * (/timeseries), per-die counters and the erase-count distribution
- * (/nand), and latency histograms (/histograms). The file is written under
- * a temporary name and renamed when complete. Layout: docs/results-format.md. */
+ * (/timeseries), optionally every request (/requests), per-die counters
+ * and the erase-count distribution (/nand), and latency histograms per
+ * phase (/histograms). Layout: docs/results-format.md.
+ *
+ * The writer streams: time-series rows, request records and summary rows
+ * go to the file as the run produces them, through buffers of fixed size,
+ * so memory stays bounded however long the run. The file lives under a
+ * temporary name until results_finish renames it. */
 #ifndef SSDLAB_RESULTS_H
 #define SSDLAB_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ssd.h"
 
-#define RESULTS_FORMAT_VERSION 1
+#define RESULTS_FORMAT_VERSION 2
+
+/* Latency arrays hold, in this order: */
+enum { LAT_MEAN, LAT_P50, LAT_P90, LAT_P99, LAT_P999, LAT_P9999, LAT_MAX, LAT_FIELDS };
 
 typedef struct phase_summary {
     char name[64];
     char kind[16];
     uint64_t requests, reads, writes, trims, bytes_read, bytes_written;
     double iops, mib_per_s;
-    double read_lat_us[7];  /* mean, p50, p90, p99, p99.9, p99.99, max */
-    double write_lat_us[7];
+    double read_lat_us[LAT_FIELDS];
+    double write_lat_us[LAT_FIELDS];
     double write_amplification;
     uint64_t gc_units, erases;
-    double sim_time_s, wall_time_s;
+    uint64_t slc_bytes_written, slc_bytes_read; /* SLC-cache hits */
+    double start_s, sim_time_s, wall_time_s;
 } phase_summary;
 
 typedef struct results_meta {
     const char *command_line;
     const char *config_yaml; /* the resolved configuration */
+    const cfg *config;       /* the same, as /meta/parameters (may be NULL) */
     const char *status;      /* complete, interrupted, failed */
     uint64_t seed;
     double start_wall, end_wall; /* seconds since the epoch */
 } results_meta;
 
-/* Fills a summary row from the drive's statistics since its last reset. */
-void results_phase_row(const ssd *d, phase_summary *row, const char *name, const char *kind, double sim_s, double wall_s);
+typedef struct results_writer results_writer;
 
-/* Returns 0, or -1 with a message in err (nothing is left under path). */
-int results_write(const char *path, const results_meta *meta, const ssd *d, const phase_summary *phases, size_t count,
-                  char *err, size_t errlen);
+/* Fills a summary row from the drive's statistics since its last reset;
+ * the phase began at simulated second start_s and lasted sim_s. */
+void results_phase_row(const ssd *d, phase_summary *row, const char *name, const char *kind, double start_s, double sim_s,
+                       double wall_s);
+
+/* Creates the temporary file for `path`. With log_requests, every
+ * completed request is recorded. Returns NULL with a message in err. */
+results_writer *results_open(const char *path, bool log_requests, char *err, size_t errlen);
+/* Observers (ssd_observe) that stream a drive's time series and requests
+ * into the file. */
+void results_interval(results_writer *w, const ssd_interval *row);
+void results_request(results_writer *w, const ssdlab_request *r);
+/* Appends a phase's summary row and its latency histograms; the keys in
+ * which the phase's configuration differs from the run's (base) go to
+ * /meta/phase_parameters. Either configuration may be NULL. */
+void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row, const cfg *phase, const cfg *base);
+/* Writes /meta and /nand, closes and renames the file, and frees w.
+ * Returns 0, or -1 with a message in err; either way nothing is left under
+ * a temporary name, and on failure nothing under path. */
+int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen);
+/* Abandons the file: the temporary is removed. */
+void results_discard(results_writer *w);
 
 /* Reads a result file's /summary rows (allocated; the caller frees them)
  * and its /meta status. Returns 0, or -1 if the file is not a readable
  * ssdlab result. */
 int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len);
+/* Reads a string attribute of /meta (allocated; the caller frees it), or
+ * NULL if there is none. */
+char *results_read_meta(const char *path, const char *attribute);
 
 #endif

@@ -23,6 +23,9 @@ struct sim {
     uint64_t seed;
     rng_streams *rng;
     volatile sig_atomic_t *watched;
+    volatile sig_atomic_t *tick_flag;
+    void (*tick)(void *ctx);
+    void *tick_ctx;
 };
 
 static _Noreturn void model_bug(const char *what, const char *detail)
@@ -113,6 +116,15 @@ sim_event sim_schedule_cancellable_in(sim *s, sim_time_t delay, sim_handler_id h
 
 bool sim_cancel(sim *s, sim_event ev) { return evq_cancel(&s->queue, ev); }
 
+static void poll_flags(sim *s)
+{
+    if (s->watched && *s->watched) s->stop_requested = true;
+    if (s->tick_flag && *s->tick_flag) {
+        *s->tick_flag = 0;
+        s->tick(s->tick_ctx);
+    }
+}
+
 sim_stop_reason sim_run(sim *s, sim_time_t until)
 {
     s->stop_requested = false;
@@ -126,7 +138,7 @@ sim_stop_reason sim_run(sim *s, sim_time_t until)
         }
         s->now = ev.time;
         /* looked at rarely, so the hot loop stays a load and a branch */
-        if ((++s->events_run & 4095) == 0 && s->watched && *s->watched) s->stop_requested = true;
+        if ((++s->events_run & 4095) == 0) poll_flags(s);
         const handler *h = &s->handlers[ev.handler];
         h->fn(s, h->ctx, ev.obj, ev.arg);
     }
@@ -135,6 +147,13 @@ sim_stop_reason sim_run(sim *s, sim_time_t until)
 
 void sim_request_stop(sim *s) { s->stop_requested = true; }
 void sim_watch_flag(sim *s, volatile sig_atomic_t *flag) { s->watched = flag; }
+
+void sim_on_flag(sim *s, volatile sig_atomic_t *flag, void (*fn)(void *ctx), void *ctx)
+{
+    s->tick_flag = flag;
+    s->tick = fn;
+    s->tick_ctx = ctx;
+}
 
 void sim_advance_to(sim *s, sim_time_t t)
 {

@@ -30,6 +30,7 @@ struct ssdlab_request {
     uint32_t queue; /* submission queue (NVMe), below host.queues */
     void *user;
     /* set by the model */
+    uint64_t id;         /* submission order on this drive, from 0 */
     ssdlab_time arrival; /* submitted */
     ssdlab_time start;   /* a firmware core took it up */
     ssdlab_time finish;  /* completed */
@@ -50,6 +51,7 @@ typedef struct ssdlab_stats {
     uint64_t map_units_written; /* translation units written back (DRAM-less) */
     uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
+    uint64_t slc_units_written, slc_units_read; /* SLC-cache hits: host units written into, read from SLC-mode blocks */
     double write_amplification; /* units written to flash (host, GC, translation) / host units */
     double energy_j, average_power_w;   /* since time 0 */
     double temperature_c, max_temperature_c, throttled_s; /* thermal.model = lumped */

@@ -1,5 +1,6 @@
 /* The command-line program, run as a user would run it. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,9 +276,9 @@ Test(cli, interrupted_runs)
     snprintf(cmd, sizeof cmd,
              "cd %s && (%s run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
              "--set nand.blocks_per_plane=40 --set workload.precondition=none --set workload.requests=0 "
-             "--set workload.duration=100000s -o %s/int.h5 >/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid)",
+             "--set workload.duration=100000s -o %s/int.h5 >/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid; test $? -eq 130)",
              SOURCE_DIR, SSDLAB_BIN, dir);
-    cr_assert_eq(system(cmd), 0, "an interrupted run still exits 0 with its result");
+    cr_assert_eq(system(cmd), 0, "an interrupted run writes its result and exits 130");
     snprintf(cmd, sizeof cmd, "h5dump -a /meta/status %s/int.h5 | grep -q '\"interrupted\"'", dir);
     cr_assert_eq(system(cmd), 0, "status attribute 'interrupted'");
     snprintf(cmd, sizeof cmd,
@@ -289,6 +290,39 @@ Test(cli, interrupted_runs)
     cr_assert_eq(system(cmd), 0, "no file under the final name after SIGKILL");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
+}
+
+/* Repeats (same configuration, other seeds) share a column: the mean of
+ * their values and the half-width of its 95 % confidence interval,
+ * t(0.975, 2) s / sqrt(3) for three runs. */
+Test(cli, report_gives_mean_and_confidence_interval_of_repeats)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[1024];
+    double v[3];
+    for (int seed = 1; seed <= 3; seed++) {
+        snprintf(args, sizeof args,
+                 "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
+                 "--set workload.precondition=none --set workload.requests=3000 --set workload.read_share=70%% --seed %d -o %s/s%d.h5",
+                 seed, dir, seed);
+        cr_assert_eq(run(args)->status, 0);
+        snprintf(args, sizeof args, "report %s/s%d.h5", dir, seed);
+        output *o = run(args);
+        cr_assert_eq(sscanf(strstr(o->out, "\nread mean us") + 13, "%lf", &v[seed - 1]), 1, "%s", o->out);
+    }
+    snprintf(args, sizeof args, "report %s/s1.h5 %s/s2.h5 %s/s3.h5", dir, dir, dir);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "A [3] "), "one column for the three repeats:\n%s", o->out);
+    double mean, half, m = (v[0] + v[1] + v[2]) / 3, ss = 0;
+    for (int i = 0; i < 3; i++) ss += (v[i] - m) * (v[i] - m);
+    cr_assert_eq(sscanf(strstr(o->out, "\nread mean us") + 13, "%lf +-%lf", &mean, &half), 2, "%s", o->out);
+    cr_assert_float_eq(mean, m, 1e-5 * m, "mean of %g %g %g", v[0], v[1], v[2]);
+    cr_assert(v[0] != v[1] || v[1] != v[2], "seeds change the run");
+    cr_assert_float_eq(half, 4.302653 * sqrt(ss / 2) / sqrt(3), 2e-3 * half + 1e-9, "half-width %g", half);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
 }
 
 /* Reads the two numbers of a report row named NAME. */
@@ -325,6 +359,10 @@ Test(cli, report_compares_results_side_by_side)
                            iops[i], mean_us[i]);
     cr_assert(strstr(o->out, "write ampl.") && sscanf(strstr(o->out, "write ampl.") + 11, "%lf", &wa[0]) == 0,
               "a read-only run has no write amplification, shown as '-':\n%s", o->out);
+
+    double diff;
+    cr_assert_eq(sscanf(strstr(o->out, "\nIOPS") + 5, "%*f %*f %lf%%", &diff), 1, "%s", o->out);
+    cr_assert_float_eq(diff, 100 * (iops[1] - iops[0]) / iops[0], 0.06, "difference in percent:\n%s", o->out);
 
     snprintf(args, sizeof args, "report %s/qd1.h5 %s/missing.h5", dir, dir);
     o = run(args);

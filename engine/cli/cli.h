@@ -12,6 +12,7 @@ enum {
     EXIT_FAILED = 1,        /* the run itself failed (I/O error, out of memory) */
     EXIT_BAD_INPUT = 2,     /* bad command line, config or input file */
     EXIT_NOT_AVAILABLE = 3, /* the command is planned but not built yet */
+    EXIT_INTERRUPTED = 130, /* SIGINT or SIGTERM stopped a run (its result is kept, marked interrupted) */
 };
 
 /* The configuration options every simulating command takes. */
@@ -26,7 +27,8 @@ typedef struct cli_config_args {
 } cli_config_args;
 
 /* getopt_long option values of the shared options. */
-enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES };
+enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES,
+       OPT_REQUESTS, OPT_NO_PROGRESS };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \

@@ -1,5 +1,8 @@
 /* ssdlab report RESULT.h5 [RESULT.h5 ...]: the summaries of result files,
- * side by side. */
+ * phase by phase. Files that differ only in their seed are repeats of one
+ * experiment and share a column: the mean with its 95 % confidence
+ * interval (Student's t). Later columns show their difference from the
+ * first in percent. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,37 +10,127 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "cli.h"
 #include "results.h"
 
-#define MAX_FILES 16
+#define MAX_FILES 64
 
-static const char *const metric_names[] = {"requests",      "IOPS",         "MiB/s",      "read mean us",
-                                           "read p99 us",   "write mean us", "write p99 us", "write ampl."};
-enum { METRICS = sizeof metric_names / sizeof metric_names[0] };
+typedef struct metric {
+    const char *name;
+    double (*value)(const phase_summary *r);
+} metric;
 
-/* Latency arrays are [mean, p50, p90, p99, ...] (docs/results-format.md). */
-static double metric_value(const phase_summary *r, int m)
+#define METRIC(fn, expr) \
+    static double fn(const phase_summary *r) { return (expr); }
+METRIC(m_requests, (double)r->requests)
+METRIC(m_iops, r->iops)
+METRIC(m_mibs, r->mib_per_s)
+METRIC(m_rmean, r->read_lat_us[LAT_MEAN])
+METRIC(m_rp50, r->read_lat_us[LAT_P50])
+METRIC(m_rp99, r->read_lat_us[LAT_P99])
+METRIC(m_rp999, r->read_lat_us[LAT_P999])
+METRIC(m_wmean, r->write_lat_us[LAT_MEAN])
+METRIC(m_wp99, r->write_lat_us[LAT_P99])
+METRIC(m_wp999, r->write_lat_us[LAT_P999])
+METRIC(m_wa, r->write_amplification)
+METRIC(m_erases, (double)r->erases)
+METRIC(m_slcw, (double)r->slc_bytes_written / 1048576.0)
+METRIC(m_slcr, (double)r->slc_bytes_read / 1048576.0)
+METRIC(m_time, r->sim_time_s)
+
+static const metric metrics[] = {
+    {"requests", m_requests},         {"IOPS", m_iops},           {"MiB/s", m_mibs},
+    {"read mean us", m_rmean},        {"read p50 us", m_rp50},    {"read p99 us", m_rp99},
+    {"read p99.9 us", m_rp999},       {"write mean us", m_wmean}, {"write p99 us", m_wp99},
+    {"write p99.9 us", m_wp999},      {"write ampl.", m_wa},      {"erases", m_erases},
+    {"SLC written MiB", m_slcw},      {"SLC read MiB", m_slcr},   {"simulated s", m_time},
+};
+enum { METRICS = sizeof metrics / sizeof metrics[0] };
+
+typedef struct result_file {
+    const char *path;
+    phase_summary *rows;
+    size_t count;
+    char status[32];
+    char *config; /* without its seed: files with equal ones are repeats */
+    int group;
+} result_file;
+
+/* Drops the seed line from a configuration's YAML. */
+static void strip_seed(char *yaml)
 {
-    const double v[METRICS] = {(double)r->requests, r->iops,           r->mib_per_s,      r->read_lat_us[0],
-                               r->read_lat_us[3],   r->write_lat_us[0], r->write_lat_us[3], r->write_amplification};
-    return v[m];
+    for (char *line = yaml; line && *line;) {
+        char *next = strchr(line, '\n');
+        const char *p = line + strspn(line, " ");
+        if (!strncmp(p, "seed:", 5)) {
+            memmove(line, next ? next + 1 : line + strlen(line), strlen(next ? next + 1 : "") + 1);
+            continue;
+        }
+        line = next ? next + 1 : NULL;
+    }
 }
 
-static void print_phase(size_t p, int files, phase_summary *const *rows, const size_t *counts)
+static int load(result_file *f)
 {
-    printf("\nphase %zu (%s)\n%-15s", p + 1, counts[0] > p ? rows[0][p].name : "-", "");
-    for (int i = 0; i < files; i++) printf(" %14s[%d]", "", i + 1);
+    if (access(f->path, R_OK) != 0) {
+        fprintf(stderr, "ssdlab report: %s: cannot read: %s\n", f->path, strerror(errno));
+        return -1;
+    }
+    if (results_read_summary(f->path, &f->rows, &f->count, f->status, sizeof f->status)) {
+        fprintf(stderr, "ssdlab report: %s: not an ssdlab result file (no readable /summary); expected a file written by 'ssdlab run -o'\n",
+                f->path);
+        return -1;
+    }
+    f->config = results_read_meta(f->path, "configuration");
+    if (f->config) strip_seed(f->config);
+    return 0;
+}
+
+/* Mean and the half-width of its 95 % confidence interval (0 for one value). */
+static int column_stats(const result_file *files, int n, int group, size_t phase, const metric *m, double *mean, double *half)
+{
+    double v[MAX_FILES];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (files[i].group == group && phase < files[i].count && !isnan(m->value(&files[i].rows[phase])))
+            v[k++] = m->value(&files[i].rows[phase]);
+    if (!k) return 0;
+    *mean = gsl_stats_mean(v, 1, (size_t)k);
+    *half = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * gsl_stats_sd_m(v, 1, (size_t)k, *mean) / sqrt(k) : 0;
+    return k;
+}
+
+static void print_phase(const result_file *files, int n, int groups, size_t p)
+{
+    const char *name = "-";
+    for (int i = 0; i < n; i++)
+        if (p < files[i].count) {
+            name = files[i].rows[p].name;
+            break;
+        }
+    printf("\nphase %zu (%s)\n%-16s", p + 1, name, "");
+    for (int g = 0; g < groups; g++) printf(" %24s%-2c", "", 'A' + g);
+    if (groups > 1)
+        for (int g = 1; g < groups; g++) printf(" %7s%c vs A", "", 'A' + g);
     printf("\n");
-    for (int m = 0; m < METRICS; m++) {
-        printf("%-15s", metric_names[m]);
-        for (int i = 0; i < files; i++) {
-            double v = p < counts[i] ? metric_value(&rows[i][p], m) : NAN;
-            /* NaN marks a metric the phase has none of (no writes, say). */
-            if (isnan(v))
-                printf(" %17s", "-");
-            else
-                printf(" %17.6g", v);
+    for (int k = 0; k < METRICS; k++) {
+        printf("%-16s", metrics[k].name);
+        double first = NAN, means[MAX_FILES];
+        for (int g = 0; g < groups; g++) {
+            double mean = NAN, half = 0;
+            int got = column_stats(files, n, g, p, &metrics[k], &mean, &half);
+            means[g] = got ? mean : NAN;
+            if (!got) printf(" %14s%-12s", "-", ""); /* the phase has none of it (no writes, say) */
+            else if (got == 1) printf(" %14.6g%-12s", mean, "");
+            else printf(" %14.6g +-%-9.3g", mean, half);
+            if (g == 0) first = means[0];
+        }
+        for (int g = 1; g < groups; g++) {
+            if (isnan(first) || isnan(means[g]) || first == 0) printf(" %13s", "-");
+            else printf(" %+12.1f%%", 100 * (means[g] - first) / first);
         }
         printf("\n");
     }
@@ -47,34 +140,41 @@ int cmd_report(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs("Usage: ssdlab report RESULT.h5 [RESULT.h5 ...]\n\n"
-              "Prints the summary of each result file, phase by phase and side by side:\n"
-              "requests, IOPS, MiB/s, mean and p99 latencies, write amplification.\n",
+              "Prints the summary of each result file phase by phase: requests, IOPS, MiB/s,\n"
+              "latency percentiles, write amplification, erases, SLC-cache hits.\n"
+              "Files whose configurations differ only in the seed are repeats and share a\n"
+              "column: mean +- the half-width of its 95% confidence interval. With more than\n"
+              "one column, the last columns give each one's difference from column A in percent.\n",
               argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_BAD_INPUT : EXIT_OK;
     }
-    int files = argc - 1;
-    if (files > MAX_FILES) return cli_usage_error("report", "at most 16 result files");
-    phase_summary *rows[MAX_FILES] = {0};
-    size_t counts[MAX_FILES] = {0}, most = 0;
-    char status[MAX_FILES][32];
-    int rc = EXIT_OK;
-    for (int i = 0; i < files && rc == EXIT_OK; i++) {
-        const char *path = argv[i + 1];
-        if (access(path, R_OK) != 0) {
-            fprintf(stderr, "ssdlab report: %s: cannot read: %s\n", path, strerror(errno));
+    int n = argc - 1, groups = 0, rc = EXIT_OK;
+    if (n > MAX_FILES) return cli_usage_error("report", "at most %d result files", MAX_FILES);
+    result_file files[MAX_FILES];
+    memset(files, 0, sizeof files);
+    size_t most = 0;
+    for (int i = 0; i < n && rc == EXIT_OK; i++) {
+        files[i].path = argv[i + 1];
+        if (load(&files[i])) {
             rc = EXIT_BAD_INPUT;
-        } else if (results_read_summary(path, &rows[i], &counts[i], status[i], sizeof status[i])) {
-            fprintf(stderr, "ssdlab report: %s: not an ssdlab result file (no readable /summary); expected a file written by 'ssdlab run -o'\n",
-                    path);
-            rc = EXIT_BAD_INPUT;
-        } else if (counts[i] > most) {
-            most = counts[i];
+            break;
         }
+        if (files[i].count > most) most = files[i].count;
+        files[i].group = groups;
+        for (int j = 0; j < i; j++)
+            if (files[i].config && files[j].config && !strcmp(files[i].config, files[j].config)) {
+                files[i].group = files[j].group;
+                break;
+            }
+        if (files[i].group == groups) groups++;
     }
     if (rc == EXIT_OK) {
-        for (int i = 0; i < files; i++) printf("[%d] %s (%s)\n", i + 1, argv[i + 1], status[i]);
-        for (size_t p = 0; p < most; p++) print_phase(p, files, rows, counts);
+        for (int i = 0; i < n; i++) printf("%c [%d] %s (%s)\n", 'A' + files[i].group, i + 1, files[i].path, files[i].status);
+        for (size_t p = 0; p < most; p++) print_phase(files, n, groups, p);
     }
-    for (int i = 0; i < files; i++) free(rows[i]);
+    for (int i = 0; i < n; i++) {
+        free(files[i].rows);
+        free(files[i].config);
+    }
     return rc;
 }

@@ -7,16 +7,18 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "results.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
 
 static const char help[] =
-    "Usage: ssdlab run -d DRIVE [-c FILE]... [--set KEY=VALUE]... [--check] [--timeseries CSV]\n\n"
+    "Usage: ssdlab run -d DRIVE [-w WORKLOAD] [-c FILE]... [--set KEY=VALUE]... [-o RESULT.h5|DIR]\n\n"
     "Runs the built-in closed-loop workload (workload.* keys: pattern, read share,\n"
     "block size, queue depth, region, stop condition, preconditioning) on a drive\n"
     "and prints a summary. Workload files with phases and traces arrive with the\n"
@@ -25,30 +27,89 @@ static const char help[] =
     "      --check          run the FTL integrity checker after the run\n"
     "      --timeseries CSV write the time series (one row per metrics.interval)\n"
     "  -o, --output H5      write the result (meta, summary per phase, time series,\n"
-    "                       per-die counters, latency histograms) to an HDF5 file\n"
+    "                       per-die counters, latency histograms) to an HDF5 file;\n"
+    "                       a directory: DRIVE_WORKLOAD_sSEED.h5 inside it\n"
+    "      --requests       also record every request in the result (/requests)\n"
+    "      --no-progress    no progress line (it shows only when stderr is a terminal)\n"
     "  -h, --help           this help\n";
 
-static int write_timeseries(const ssd *d, const char *path)
+/* Where the drive's time series and requests go as the run goes: the
+ * HDF5 result and a CSV file, each optional. */
+typedef struct run_outputs {
+    results_writer *h5;
+    outfile csv;
+    bool csv_open;
+} run_outputs;
+
+static void csv_row(FILE *fp, const ssd_interval *r)
 {
-    outfile o;
-    if (outfile_open(&o, path)) {
+    fprintf(fp, "%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%u,%.6g,%llu,%llu,%.4g\n", r->end_s, r->iops, r->mib_per_s,
+            r->read_mib_per_s, r->write_mib_per_s, r->mean_latency_us, r->p99_latency_us, r->host_gib_written,
+            r->flash_gib_written, r->free_blocks, r->slc_gib, (unsigned long long)r->erases, (unsigned long long)r->gc_units,
+            r->temperature_c);
+}
+
+static void on_interval(void *ctx, const ssd_interval *row)
+{
+    run_outputs *o = ctx;
+    if (o->h5) results_interval(o->h5, row);
+    if (o->csv_open) csv_row(o->csv.fp, row);
+}
+
+static void on_request(void *ctx, const ssdlab_request *r)
+{
+    run_outputs *o = ctx;
+    if (o->h5) results_request(o->h5, r);
+}
+
+static int open_csv(run_outputs *o, const char *path)
+{
+    if (outfile_open(&o->csv, path)) {
         fprintf(stderr, "ssdlab run: cannot write '%s': %s\n", path, strerror(errno));
         return EXIT_FAILED;
     }
-    size_t n;
-    const ssd_interval *rows = ssd_intervals(d, &n);
-    fprintf(o.fp, "end_s,iops,mib_per_s,mean_latency_us,p99_latency_us,host_gib_written,flash_gib_written,free_blocks,"
-                  "slc_gib,erases,temperature_c\n");
-    for (size_t i = 0; i < n; i++)
-        fprintf(o.fp, "%.9g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%u,%.6g,%llu,%.4g\n", rows[i].end_s, rows[i].iops,
-                rows[i].mib_per_s, rows[i].mean_latency_us, rows[i].p99_latency_us, rows[i].host_gib_written,
-                rows[i].flash_gib_written, rows[i].free_blocks, rows[i].slc_gib, (unsigned long long)rows[i].erases,
-                rows[i].temperature_c);
-    if (outfile_commit(&o)) {
+    o->csv_open = true;
+    fprintf(o->csv.fp, "end_s,iops,mib_per_s,read_mib_per_s,write_mib_per_s,mean_latency_us,p99_latency_us,host_gib_written,"
+                       "flash_gib_written,free_blocks,slc_gib,erases,gc_units,temperature_c\n");
+    return EXIT_OK;
+}
+
+static int commit_csv(run_outputs *o, const char *path)
+{
+    if (!o->csv_open) return EXIT_OK;
+    o->csv_open = false;
+    if (outfile_commit(&o->csv)) {
         fprintf(stderr, "ssdlab run: cannot write '%s': %s\n", path, strerror(errno));
         return EXIT_FAILED;
     }
     return EXIT_OK;
+}
+
+/* -o DIR: a name from the drive, the workload and the seed, so runs of a
+ * study land side by side without clashing. */
+static char *result_path(const char *output, const cfg *c, const char *workload_file)
+{
+    struct stat st;
+    if (stat(output, &st) != 0 || !S_ISDIR(st.st_mode)) return strdup(output);
+    const char *drive = cfg_str(c, "drive.name"), *wl = cfg_str(c, "workload.name");
+    char wbuf[256] = "";
+    if (!wl[0] && workload_file) {
+        const char *base = strrchr(workload_file, '/');
+        snprintf(wbuf, sizeof wbuf, "%s", base ? base + 1 : workload_file);
+        char *dot = strrchr(wbuf, '.');
+        if (dot) *dot = 0;
+        wl = wbuf;
+    }
+    if (!wl[0]) wl = cfg_str(c, "workload.pattern");
+    char name[600];
+    snprintf(name, sizeof name, "%s_%s_s%llu.h5", drive[0] ? drive : "drive", wl, (unsigned long long)cfg_uint(c, "sim.seed"));
+    for (char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
+            *p = '_';
+    size_t len = strlen(output) + strlen(name) + 2;
+    char *path = malloc(len);
+    if (path) snprintf(path, len, "%s%s%s", output, output[strlen(output) - 1] == '/' ? "" : "/", name);
+    return path;
 }
 
 static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const char *name, double seconds)
@@ -87,8 +148,10 @@ static double epoch_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int write_result(const char *path, const cfg *c, const ssd *d, const phase_summary *rows, size_t n, int argc,
-                        char **argv, double start_wall, const char *status)
+/* Closes the result with what produced it: the command line and the
+ * resolved configuration. */
+static int finish_result(results_writer *w, const char *path, const cfg *c, const ssd *d, int argc, char **argv,
+                         double start_wall, const char *status)
 {
     char *yaml = NULL, *line = NULL;
     size_t yaml_len = 0, line_len = 0;
@@ -96,6 +159,7 @@ static int write_result(const char *path, const cfg *c, const ssd *d, const phas
     if (!y || !l) {
         if (y) fclose(y);
         if (l) fclose(l);
+        results_discard(w);
         fprintf(stderr, "ssdlab run: out of memory\n");
         return EXIT_FAILED;
     }
@@ -104,10 +168,10 @@ static int write_result(const char *path, const cfg *c, const ssd *d, const phas
     fputs("ssdlab", l);
     for (int i = 0; i < argc; i++) fprintf(l, " %s", argv[i]);
     fclose(l);
-    results_meta meta = {.command_line = line, .config_yaml = yaml, .status = status,
+    results_meta meta = {.command_line = line, .config_yaml = yaml, .config = c, .status = status,
                          .seed = cfg_uint(c, "sim.seed"), .start_wall = start_wall, .end_wall = epoch_seconds()};
     char err[512];
-    int rc = results_write(path, &meta, d, rows, n, err, sizeof err) ? EXIT_FAILED : EXIT_OK;
+    int rc = results_finish(w, &meta, d, err, sizeof err) ? EXIT_FAILED : EXIT_OK;
     if (rc) fprintf(stderr, "ssdlab run: %s\n", err);
     else printf("  result written to %s\n", path);
     free(yaml);
@@ -160,8 +224,8 @@ static void report_phase(const cfg *c, const ssd *d, const workload_result *r, s
 }
 
 /* Phases i .. i+group-1 as workers running at the same time. */
-static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index, size_t count, uint64_t *requests,
-                       phase_summary *row)
+static int run_workers(sim *s, ssd *d, const cfg *base, cfg **phases, size_t group, size_t index, size_t count,
+                       uint64_t *requests, results_writer *h5, progress *pr)
 {
     workload *w[64];
     char err[1024];
@@ -189,6 +253,8 @@ static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index,
     if (rc == EXIT_OK) {
         ssd_reset_stats(d);
         sim_time_t start = sim_now(s);
+        double wall0 = cli_wall_seconds();
+        progress_phase(pr, w[0], index, count);
         for (size_t k = 0; k < group; k++) workload_start(w[k]);
         sim_run(s, SIM_TIME_MAX);
         ssdlab_stats st;
@@ -200,105 +266,65 @@ static int run_workers(sim *s, ssd *d, cfg **phases, size_t group, size_t index,
         printf("phases %zu to %zu of %zu run together as %zu workers:\n", index + 1, index + group, count, group);
         report_phase(phases[0], d, &r, index, 0);
         *requests += r.requests;
-        if (row) results_phase_row(d, row, "workers", "io", r.seconds, 0);
+        if (h5) {
+            phase_summary row;
+            results_phase_row(d, &row, "workers", "io", sim_time_to_sec(start), r.seconds, cli_wall_seconds() - wall0);
+            results_add_phase(h5, d, &row, phases[0], base);
+        }
     }
     for (size_t k = 0; k < made; k++) workload_free(w[k]);
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* One phase on its own. */
+static int run_phase(cli_model *m, const cfg *base, const cfg *pc, bool listed, size_t index, size_t count, uint64_t *requests,
+                     results_writer *h5, progress *pr)
 {
-    static const struct option opts[] = {
-        CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    const char *timeseries = NULL, *output = NULL;
-    cli_config_args args = {0};
-    bool check = false;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
-        if (cli_config_option(&args, opt, optarg)) continue;
-        if (opt == OPT_CHECK) check = true;
-        else if (opt == OPT_TIMESERIES) timeseries = optarg;
-        else if (opt == 'o') output = optarg;
-        else if (opt == 'h') {
-            cli_config_args_free(&args);
-            return fputs(help, stdout), EXIT_OK;
-        } else {
-            cli_config_args_free(&args);
-            return cli_usage_error("run", "bad option");
+    char err[1024];
+    workload *w = listed ? workload_create(m->s, m->d, pc, err, sizeof err) : m->w;
+    workload_result r;
+    sim_time_t start = sim_now(m->s);
+    double wall0 = cli_wall_seconds();
+    int rc = EXIT_OK;
+    if (w) progress_phase(pr, w, index, count);
+    if (!w || workload_run(w, &r, err, sizeof err)) {
+        fprintf(stderr, "ssdlab run: %s%s\n", listed ? "phase: " : "", err);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        report_phase(pc, m->d, &r, index, listed ? count : 0);
+        *requests += r.requests;
+        if (h5) {
+            const char *name = cfg_str(pc, "workload.name");
+            phase_summary row;
+            results_phase_row(m->d, &row, name[0] ? name : "run", cfg_str(pc, "workload.phase"), sim_time_to_sec(start),
+                              r.seconds, cli_wall_seconds() - wall0);
+            results_add_phase(h5, m->d, &row, pc, base);
         }
     }
-    if (optind < argc) {
-        cli_config_args_free(&args);
-        return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
-    }
-    cfg **phases = NULL;
-    size_t phase_count = 0;
-    cfg *c = cli_load_config_phases(&args, &phases, &phase_count);
-    const char *drive = args.drive;
-    cli_config_args_free(&args);
-    if (!c) return EXIT_BAD_INPUT;
-    cli_model m;
-    if (cli_model_open(&m, c, "run")) {
-        cli_free_phases(phases, phase_count);
-        cfg_free(c);
-        return EXIT_BAD_INPUT;
-    }
-    sim *s = m.s;
-    ssd *d = m.d;
-    char err[1024];
-    const ssd_params *p = ssd_params_of(d);
-    printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies, seed %llu\n", cfg_str(c, "drive.name"),
-           drive ? drive : "defaults", (double)ssd_capacity(d) / 1e9, p->channels, p->dies_per_channel,
-           (unsigned long long)cfg_uint(c, "sim.seed"));
-    double start_wall = epoch_seconds();
-    catch_interrupts();
-    sim_watch_flag(s, &interrupted);
-    double t0 = cli_wall_seconds();
-    workload_precondition(m.w);
-    double t1 = cli_wall_seconds();
-    uint64_t requests = 0;
-    int rc = EXIT_OK;
-    size_t runs_max = phase_count ? phase_count : 1, row_count = 0;
-    phase_summary *rows = calloc(runs_max, sizeof *rows);
-    /* One phase per item of the workload's list, or the configuration's
-     * own workload when there is no list. */
+    if (listed) workload_free(w);
+    return rc;
+}
+
+/* Every phase in order; a phase and the ones marked with_previous after it
+ * run together as workers. */
+static int run_phases(cli_model *m, const cfg *c, cfg **phases, size_t phase_count, uint64_t *requests, results_writer *h5,
+                      progress *pr)
+{
     size_t runs = phase_count ? phase_count : 1;
+    int rc = EXIT_OK;
     for (size_t i = 0; i < runs && rc == EXIT_OK && !interrupted;) {
-        /* a phase and the ones marked with_previous after it run together */
         size_t group = 1;
         while (phase_count && i + group < phase_count && cfg_bool(phases[i + group], "workload.with_previous")) group++;
-        if (group == 1) {
-            const cfg *pc = phase_count ? phases[i] : c;
-            workload *w = phase_count ? workload_create(s, d, pc, err, sizeof err) : m.w;
-            workload_result r;
-            if (!w || workload_run(w, &r, err, sizeof err)) {
-                fprintf(stderr, "ssdlab run: %s%s\n", phase_count ? "phase: " : "", err);
-                rc = EXIT_BAD_INPUT;
-            } else {
-                report_phase(pc, d, &r, i, phase_count);
-                requests += r.requests;
-                if (rows) {
-                    const char *name = cfg_str(pc, "workload.name");
-                    results_phase_row(d, &rows[row_count++], name[0] ? name : "run", cfg_str(pc, "workload.phase"), r.seconds, 0);
-                }
-            }
-            if (phase_count) workload_free(w);
-        } else {
-            rc = run_workers(s, d, phases + i, group, i, phase_count, &requests, rows ? &rows[row_count] : NULL);
-            if (rc == EXIT_OK && rows) row_count++;
-        }
+        if (group == 1) rc = run_phase(m, c, phase_count ? phases[i] : c, phase_count > 0, i, runs, requests, h5, pr);
+        else rc = run_workers(m->s, m->d, c, phases + i, group, i, phase_count, requests, h5, pr);
         i += group;
     }
-    if (rc != EXIT_OK) {
-        free(rows);
-        cli_model_close(&m);
-        cli_free_phases(phases, phase_count);
-        cfg_free(c);
-        return rc;
-    }
-    double wall = cli_wall_seconds() - t1;
+    return rc;
+}
+
+static void print_run_totals(const cfg *c, const ssd *d, const sim *s, uint64_t requests, double precondition_s, double wall)
+{
+    const ssd_params *p = ssd_params_of(d);
     ssdlab_stats st;
     ssd_stats(d, &st);
     printf("run: simulated %.6f s in all; energy %.3f J, average power %.3f W", sim_time_to_sec(sim_now(s)), st.energy_j,
@@ -306,8 +332,8 @@ int cmd_run(int argc, char **argv)
     if (strcmp(cfg_str(c, "thermal.model"), "none") != 0)
         printf(", temperature %.1f C (max %.1f C), throttled %.3f s", st.temperature_c, st.max_temperature_c, st.throttled_s);
     printf("\n");
-    printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", t1 - t0, wall,
-           wall > 0 ? (double)requests / wall / 1e6 : 0.0);
+    printf("  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", precondition_s,
+           wall, wall > 0 ? (double)requests / wall / 1e6 : 0.0);
     double busy_sum = 0, busy_max = 0;
     for (uint32_t die = 0; die < p->dies; die++) {
         ssd_die_counts dc;
@@ -322,21 +348,110 @@ int cmd_run(int argc, char **argv)
         ssd_erase_counts(d, &lo, &mean, &hi);
         printf("  block erase counts: min %.0f, mean %.2f, max %.0f\n", lo, mean, hi);
     }
-    ssd_close_interval(d);
-    if (timeseries) rc = write_timeseries(d, timeseries);
+}
+
+typedef struct run_options {
+    const char *timeseries, *output;
+    bool check, log_requests, progress;
+} run_options;
+
+/* Parses the command line; returns -1 to go on, or an exit status. */
+static int parse_run_options(int argc, char **argv, cli_config_args *args, run_options *o)
+{
+    static const struct option opts[] = {
+        CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
+        {"output", required_argument, NULL, 'o'}, {"requests", no_argument, NULL, OPT_REQUESTS},
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    *o = (run_options){.progress = true};
+    int opt;
+    while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
+        if (cli_config_option(args, opt, optarg)) continue;
+        if (opt == OPT_CHECK) o->check = true;
+        else if (opt == OPT_TIMESERIES) o->timeseries = optarg;
+        else if (opt == OPT_REQUESTS) o->log_requests = true;
+        else if (opt == OPT_NO_PROGRESS) o->progress = false;
+        else if (opt == 'o') o->output = optarg;
+        else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
+        else return cli_usage_error("run", "bad option");
+    }
+    if (optind < argc) return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (o->log_requests && !o->output) return cli_usage_error("run", "--requests records into the result: give -o RESULT.h5 too");
+    return -1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    cli_config_args args = {0};
+    run_options o;
+    int rc = parse_run_options(argc, argv, &args, &o);
+    if (rc >= 0) {
+        cli_config_args_free(&args);
+        return rc;
+    }
+    cfg **phases = NULL;
+    size_t phase_count = 0;
+    cfg *c = cli_load_config_phases(&args, &phases, &phase_count);
+    const char *drive = args.drive;
+    char *output = c && o.output ? result_path(o.output, c, args.workload) : NULL;
+    cli_config_args_free(&args);
+    if (!c) return EXIT_BAD_INPUT;
+    cli_model m;
+    run_outputs out = {0};
+    char err[1024];
+    rc = cli_model_open(&m, c, "run") ? EXIT_BAD_INPUT : EXIT_OK;
+    if (rc == EXIT_OK && output && !(out.h5 = results_open(output, o.log_requests, err, sizeof err))) {
+        fprintf(stderr, "ssdlab run: %s\n", err);
+        rc = EXIT_FAILED;
+    }
+    if (rc == EXIT_OK && o.timeseries) rc = open_csv(&out, o.timeseries);
+    if (rc != EXIT_OK) {
+        results_discard(out.h5);
+        if (m.s) cli_model_close(&m);
+        goto done;
+    }
+    ssd_observers obs = {.interval = on_interval, .request = o.log_requests ? on_request : NULL, .ctx = &out};
+    if (out.h5 || out.csv_open) ssd_observe(m.d, &obs);
+    const ssd_params *p = ssd_params_of(m.d);
+    printf("ssdlab run: %s (%s), %.1f GB user, %u channels x %u dies, seed %llu\n", cfg_str(c, "drive.name"),
+           drive ? drive : "defaults", (double)ssd_capacity(m.d) / 1e9, p->channels, p->dies_per_channel,
+           (unsigned long long)cfg_uint(c, "sim.seed"));
+    double start_wall = epoch_seconds();
+    catch_interrupts();
+    sim_watch_flag(m.s, &interrupted);
+    progress pr;
+    progress_begin(&pr, m.s, m.d, o.progress);
+    double t0 = cli_wall_seconds();
+    workload_precondition(m.w);
+    double t1 = cli_wall_seconds();
+    uint64_t requests = 0;
+    rc = run_phases(&m, c, phases, phase_count, &requests, out.h5, &pr);
+    progress_end(&pr);
+    if (rc != EXIT_OK) {
+        results_discard(out.h5);
+        if (out.csv_open) outfile_abort(&out.csv);
+        cli_model_close(&m);
+        goto done;
+    }
+    print_run_totals(c, m.d, m.s, requests, t1 - t0, cli_wall_seconds() - t1);
+    ssd_close_interval(m.d);
+    rc = commit_csv(&out, o.timeseries);
     if (interrupted) printf("run interrupted: the result holds what ran\n");
-    if (output && rc == EXIT_OK)
-        rc = write_result(output, c, d, rows, row_count, argc, argv, start_wall, interrupted ? "interrupted" : "complete");
-    free(rows);
-    if (check) {
-        if (ftl_check(ssd_ftl(d), err, sizeof err)) {
+    if (out.h5) {
+        int wrc = finish_result(out.h5, output, c, m.d, argc, argv, start_wall, interrupted ? "interrupted" : "complete");
+        if (rc == EXIT_OK) rc = wrc;
+    }
+    if (o.check) {
+        if (ftl_check(ssd_ftl(m.d), err, sizeof err)) {
             fprintf(stderr, "ssdlab run: integrity check failed: %s\n", err);
             rc = EXIT_FAILED;
         } else {
             printf("  integrity check: every mapping and valid count consistent\n");
         }
     }
+    if (interrupted && rc == EXIT_OK) rc = EXIT_INTERRUPTED;
     cli_model_close(&m);
+done:
+    free(output);
     cli_free_phases(phases, phase_count);
     cfg_free(c);
     return rc;

@@ -61,6 +61,7 @@ static bool place_write(ssd *d, ssdlab_request *r)
         uint32_t got;
         uint32_t ppa = ftl_alloc_run(&d->f, die, s, n - r->placed, &got);
         for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
+        if (in_slc(d, ppa)) d->slc_units_written += got;
         if (d->trim_pending_units)
             for (uint32_t k = 0; k < got; k++) trim_clear(d, lpn0 + r->placed + k);
         if (d->p.map_cached) map_dirty(d, lpn0 + r->placed, got);
@@ -207,7 +208,8 @@ static void record(ssd *d, ssdlab_request *r)
     d->bytes[r->op] += r->bytes;
     d->latency_sum[r->op] += (double)lat;
     d->latency[r->op]->bin[latency_bin(lat)] += 1;
-    metrics_completed(d, lat, r->bytes);
+    metrics_completed(d, r, lat);
+    if (d->observe.request) d->observe.request(d->observe.ctx, r);
 }
 
 void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -232,6 +234,7 @@ int ssd_submit(ssd *d, ssdlab_request *r)
         r->queue >= d->p.host_queues)
         return -1;
     r->arrival = sim_now(d->s);
+    r->id = d->submitted++;
     r->merged = 0;
     if (d->queue_outstanding[r->queue] >= d->p.max_queue_depth) q_push(&d->admission[r->queue], r);
     else admit(d, r);
@@ -326,6 +329,8 @@ void ssd_free(ssd *d)
 const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }
+uint64_t ssd_submitted(const ssd *d) { return d->submitted; }
+
 uint32_t ssd_outstanding(const ssd *d) { return d->outstanding; }
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->latency[op]; }
 
@@ -373,6 +378,8 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->read_retries = d->read_retries;
     s->read_cache_hits = d->rcache_hits;
     s->suspends = d->suspends;
+    s->slc_units_written = d->slc_units_written;
+    s->slc_units_read = d->slc_units_read;
     s->write_amplification =
         s->host_units_written
             ? (double)(s->host_units_written + s->gc_units_written + s->map_units_written) / (double)s->host_units_written
@@ -394,6 +401,7 @@ void ssd_reset_stats(ssd *d)
     for (int op = 0; op < 3; op++) gsl_histogram_reset(d->latency[op]);
     d->flash_reads = d->flash_programs = d->read_retries = d->suspends = d->rcache_hits = 0;
     d->map_misses = d->map_programs = 0;
+    d->slc_units_written = d->slc_units_read = 0;
     d->host_units0 = d->f.units_written[STREAM_HOST];
     d->gc_units0 = d->f.units_written[STREAM_GC];
     d->map_units0 = d->f.units_written[STREAM_MAP];
@@ -435,4 +443,5 @@ void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
             d->f.blocks[b].write_ptr = (wp + pu - 1) / pu * pu;
             d->programmed[b] = d->f.blocks[b].write_ptr;
         }
+    metrics_start_timed(d);
 }

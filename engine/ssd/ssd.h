@@ -31,13 +31,24 @@ extern const char *const scheduler_names[];
 typedef struct ssd_interval {
     double end_s;
     double iops, mib_per_s;
+    double read_mib_per_s, write_mib_per_s;
     double mean_latency_us, p99_latency_us;
     double host_gib_written, flash_gib_written; /* since time 0 */
     uint32_t free_blocks;                        /* usable by native data, all dies */
     double slc_gib;                              /* user data the SLC-mode blocks can hold */
     uint64_t erases;                             /* in the interval */
+    uint64_t gc_units;                           /* units relocated by GC in the interval */
     double temperature_c;
 } ssd_interval;
+
+/* Who hears about each closed interval and each completed request. With
+ * an interval observer the drive keeps no rows itself (ssd_intervals then
+ * returns none), so memory stays bounded however long the run. */
+typedef struct ssd_observers {
+    void (*interval)(void *ctx, const ssd_interval *row);
+    void (*request)(void *ctx, const ssdlab_request *r);
+    void *ctx;
+} ssd_observers;
 
 /* Builds the drive on simulator s from configuration c. Returns NULL with a
  * message in err when the parameters are inconsistent or memory runs out. */
@@ -51,6 +62,8 @@ const ssd_params *ssd_params_of(const ssd *d);
 ftl *ssd_ftl(ssd *d);
 uint64_t ssd_capacity(const ssd *d);
 uint32_t ssd_outstanding(const ssd *d);
+/* Requests submitted since the drive was built. */
+uint64_t ssd_submitted(const ssd *d);
 void ssd_stats(const ssd *d, ssdlab_stats *s);
 /* Latency histogram of one op (ns, log-spaced bins). */
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op);
@@ -61,6 +74,7 @@ void ssd_reset_stats(ssd *d);
  * ssd_close_interval). */
 const ssd_interval *ssd_intervals(const ssd *d, size_t *count);
 void ssd_close_interval(ssd *d);
+void ssd_observe(ssd *d, const ssd_observers *o);
 /* One die's busy time and operations since time 0. */
 typedef struct ssd_die_counts {
     sim_time_t busy_ns;

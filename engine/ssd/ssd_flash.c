@@ -182,6 +182,7 @@ void die_kick(ssd *d, uint32_t die)
         ds->busy_ns += tr;
         ds->reads++;
         d->flash_reads++;
+        if (t->kind == TX_READ && in_slc(d, t->ppa)) d->slc_units_read += t->units;
         power_deposit(&d->power, (double)tr * 1e-9 * d->power.die_read_w);
         sim_schedule_in(d->s, tr, d->on_read_sensed, t, 0);
         break;

@@ -95,19 +95,23 @@ struct ssd {
     uint64_t *trim_pending;   /* deferred: one bit per logical unit */
     uint64_t trim_pending_units, trim_cursor;
     /* statistics */
+    uint64_t submitted; /* requests since creation: the next request's id */
     uint64_t completed[3], bytes[3];
     double latency_sum[3];
     gsl_histogram *latency[3];
     uint64_t flash_reads, flash_programs, read_retries, suspends;
+    uint64_t slc_units_written, slc_units_read; /* host data that landed in / was read from SLC-mode blocks */
     gsl_rng *ecc_rng;
     uint64_t host_units0, gc_units0, map_units0, erases0; /* at the last reset */
     /* per-interval metrics */
     sim_time_t interval, interval_end;
     uint64_t *iv_bins; /* latency bins of the current interval */
-    uint64_t iv_requests, iv_bytes, iv_erases0;
+    uint64_t iv_requests, iv_bytes, iv_op_bytes[2], iv_erases0, iv_gc_units0;
+    uint64_t timed_units0[STREAM_COUNT]; /* units written before time 0 (preconditioning) */
     double iv_latency_sum;
     ssd_interval *rows;
     size_t row_count, row_cap;
+    ssd_observers observe;
 };
 
 
@@ -204,7 +208,9 @@ void on_trim_work(sim *s, void *ctx, void *obj, uint64_t arg);
 /* ssd_metrics.c */
 int metrics_init(ssd *d, sim_time_t interval);
 void metrics_free(ssd *d);
-void metrics_completed(ssd *d, uint64_t latency_ns, uint32_t bytes);
+/* Time 0 of the time series: what preconditioning wrote is not counted. */
+void metrics_start_timed(ssd *d);
+void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns);
 
 /* ssd_map.c */
 void map_dirty(ssd *d, uint32_t lpn, uint32_t n);

@@ -35,11 +35,26 @@ static double interval_quantile(const ssd *d, double q)
     return latency_bin_start(LATENCY_BINS - 1);
 }
 
+/* Units programmed since time 0 for host data, GC and the mapping table. */
+static uint64_t flash_units_written(const ssd *d)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < STREAM_COUNT; s++) n += d->f.units_written[s] - d->timed_units0[s];
+    return n;
+}
+
+void metrics_start_timed(ssd *d)
+{
+    memcpy(d->timed_units0, d->f.units_written, sizeof d->timed_units0);
+    d->iv_erases0 = d->f.erases;
+    d->iv_gc_units0 = d->f.units_written[STREAM_GC];
+}
+
 /* Closes the interval ending at `end` (which may be shorter than a full
  * interval when the run stops inside it). */
 static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
 {
-    if (d->row_count == d->row_cap) {
+    if (!d->observe.interval && d->row_count == d->row_cap) {
         size_t cap = d->row_cap ? 2 * d->row_cap : 256;
         ssd_interval *rows = realloc(d->rows, cap * sizeof *rows);
         if (!rows) ssdlab_internal_error("out of memory for the time series");
@@ -53,27 +68,34 @@ static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
         slc_blocks += d->f.dies[die].slc_blocks;
     }
     const double gib = (double)(UINT64_C(1) << 30);
-    ssd_interval *row = &d->rows[d->row_count++];
-    *row = (ssd_interval){
+    double mib_per_s = secs > 0 ? 1.0 / secs / 1048576.0 : 0;
+    uint64_t gc_units = d->f.units_written[STREAM_GC];
+    ssd_interval row = {
         .end_s = (double)end * 1e-9,
         .iops = secs > 0 ? (double)d->iv_requests / secs : 0,
-        .mib_per_s = secs > 0 ? (double)d->iv_bytes / secs / 1048576.0 : 0,
+        .mib_per_s = (double)d->iv_bytes * mib_per_s,
+        .read_mib_per_s = (double)d->iv_op_bytes[SSDLAB_READ] * mib_per_s,
+        .write_mib_per_s = (double)d->iv_op_bytes[SSDLAB_WRITE] * mib_per_s,
         .mean_latency_us = d->iv_requests ? d->iv_latency_sum / (double)d->iv_requests / 1000.0 : 0,
         .p99_latency_us = interval_quantile(d, 0.99) / 1000.0,
-        .host_gib_written = (double)d->f.units_written[STREAM_HOST] * d->p.unit / gib,
-        .flash_gib_written = (double)(d->f.units_written[STREAM_HOST] + d->f.units_written[STREAM_GC]) * d->p.unit / gib,
+        .host_gib_written = (double)(d->f.units_written[STREAM_HOST] - d->timed_units0[STREAM_HOST]) * d->p.unit / gib,
+        .flash_gib_written = (double)flash_units_written(d) * d->p.unit / gib,
         .free_blocks = free_blocks,
         .slc_gib = (double)slc_blocks * d->p.slc_units_per_block * d->p.unit / gib,
         .erases = d->f.erases - d->iv_erases0,
+        .gc_units = gc_units - d->iv_gc_units0,
         .temperature_c = power_temperature(&d->power, end),
     };
+    if (d->observe.interval) d->observe.interval(d->observe.ctx, &row);
+    else d->rows[d->row_count++] = row;
     memset(d->iv_bins, 0, LATENCY_BINS * sizeof *d->iv_bins);
-    d->iv_requests = d->iv_bytes = 0;
+    d->iv_requests = d->iv_bytes = d->iv_op_bytes[0] = d->iv_op_bytes[1] = 0;
     d->iv_latency_sum = 0;
     d->iv_erases0 = d->f.erases;
+    d->iv_gc_units0 = gc_units;
 }
 
-void metrics_completed(ssd *d, uint64_t latency_ns, uint32_t bytes)
+void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns)
 {
     if (!d->interval) return;
     sim_time_t now = sim_now(d->s);
@@ -82,7 +104,10 @@ void metrics_completed(ssd *d, uint64_t latency_ns, uint32_t bytes)
         d->interval_end += d->interval;
     }
     d->iv_requests++;
-    d->iv_bytes += bytes;
+    if (r->op != SSDLAB_TRIM) { /* a TRIM moves no data */
+        d->iv_bytes += r->bytes;
+        d->iv_op_bytes[r->op] += r->bytes;
+    }
     d->iv_latency_sum += (double)latency_ns;
     d->iv_bins[latency_bin(latency_ns)]++;
 }
@@ -94,6 +119,8 @@ void ssd_close_interval(ssd *d)
     if (now > start) close_interval(d, now, now - start);
     d->interval_end = now + d->interval;
 }
+
+void ssd_observe(ssd *d, const ssd_observers *o) { d->observe = *o; }
 
 const ssd_interval *ssd_intervals(const ssd *d, size_t *count)
 {

@@ -69,7 +69,7 @@ struct workload {
     sim *s;
     ssd *d;
     phase_kind kind;
-    uint64_t trim_next, trim_end, trim_chunk;
+    uint64_t trim_start, trim_next, trim_end, trim_chunk;
     ssdlab_request trim_req;
     gsl_rng *rng;
     generator gen;
@@ -232,7 +232,7 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     if (w->kind == PHASE_TRIM) {
         uint64_t unit = ssd_params_of(d)->unit, chunk = cfg_uint(c, "workload.trim_chunk");
         w->trim_chunk = chunk ? chunk : (UINT32_MAX / unit) * unit; /* a command covers under 4 GiB */
-        w->trim_next = start;
+        w->trim_start = w->trim_next = start;
         w->trim_end = start + size;
         return w;
     }
@@ -318,12 +318,36 @@ void workload_start(workload *w)
         for (uint32_t i = 0; i < w->depth && !issue_budget_spent(w); i++) issue(w, &w->slots[i]);
 }
 
+static double share(double done, double whole) { return whole > 0 ? done / whole : -1; }
+
+double workload_progress(const workload *w)
+{
+    if (w->trace) return -1;
+    double elapsed = (double)(sim_now(w->s) - w->measure_start), f = -1;
+    switch (w->kind) {
+    case PHASE_IDLE: f = share(elapsed, (double)w->duration); break;
+    case PHASE_TRIM: f = share((double)(w->trim_next - w->trim_start), (double)(w->trim_end - w->trim_start)); break;
+    default: {
+        /* the budget closest to running out stops the phase */
+        const double budgets[] = {
+            w->target && w->measuring ? share((double)(w->completed - w->warmup), (double)w->target) : -1,
+            w->duration && w->measuring ? share(elapsed, (double)w->duration) : -1,
+            w->byte_target ? share((double)w->bytes_done, (double)w->byte_target) : -1,
+            w->write_target ? share((double)w->written, (double)w->write_target) : -1,
+        };
+        for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++)
+            if (budgets[i] > f) f = budgets[i];
+    }
+    }
+    return f > 1 ? 1 : f;
+}
+
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     if (w->kind == PHASE_IDLE) {
         ssd_reset_stats(w->d);
-        sim_time_t start = sim_now(w->s);
+        sim_time_t start = w->measure_start = sim_now(w->s);
         sim_run(w->s, start + w->duration);
         sim_advance_to(w->s, start + w->duration); /* the drive may have had nothing left to do */
         r->seconds = sim_time_to_sec(sim_now(w->s) - start);

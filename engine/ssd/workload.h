@@ -32,6 +32,10 @@ bool workload_can_join(const workload *w);
 void workload_join(workload *w, int *active);
 void workload_start(workload *w);
 
+/* How far the phase has come towards its stop condition, 0 to 1; -1 when
+ * that is not known in advance (a trace, say). */
+double workload_progress(const workload *w);
+
 /* Runs to the stop condition (or the end of the trace) and fills r.
  * Returns 0, or -1 with a message (a bad trace record) in err. */
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen);

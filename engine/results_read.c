@@ -1,0 +1,75 @@
+/* Reading result files back: the summary table and /meta's attributes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "results.h"
+#include "results_types.h"
+
+/* Reads a string attribute of /meta (allocated), or NULL. */
+static char *meta_string(hid_t file, const char *attribute)
+{
+    char *copy = NULL;
+    hid_t meta = H5Gopen2(file, "/meta", H5P_DEFAULT);
+    if (meta < 0) return NULL;
+    hid_t a = H5Aexists(meta, attribute) > 0 ? H5Aopen(meta, attribute, H5P_DEFAULT) : H5I_INVALID_HID;
+    if (a >= 0) {
+        hid_t type = H5Aget_type(a);
+        char *s = NULL;
+        if (H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0 && H5Aread(a, type, &s) >= 0 && s) {
+            copy = strdup(s);
+            H5free_memory(s);
+        }
+        H5Tclose(type);
+        H5Aclose(a);
+    }
+    H5Gclose(meta);
+    return copy;
+}
+
+char *results_read_meta(const char *path, const char *attribute)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return NULL;
+    char *s = meta_string(file, attribute);
+    H5Fclose(file);
+    return s;
+}
+
+int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len)
+{
+    *rows = NULL;
+    *count = 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return -1;
+    int rc = -1;
+    hid_t ds = H5Dopen2(file, "/summary", H5P_DEFAULT);
+    if (ds >= 0) {
+        hid_t space = H5Dget_space(ds);
+        hsize_t dims[1] = {0};
+        if (H5Sget_simple_extent_ndims(space) == 1 && H5Sget_simple_extent_dims(space, dims, NULL) == 1 &&
+            dims[0] < 1000000) {
+            *count = dims[0];
+            *rows = calloc(*count ? *count : 1, sizeof **rows);
+            hid_t t = results_summary_type();
+            if (*rows && (!*count || H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
+            H5Tclose(t);
+        }
+        H5Sclose(space);
+        H5Dclose(ds);
+    }
+    char *s = meta_string(file, "status");
+    snprintf(status, status_len, "%s", s ? s : "?");
+    free(s);
+    H5Fclose(file);
+    if (rc) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return rc;
+}

@@ -200,7 +200,7 @@ results_writer *results_open(const char *path, bool log_requests, char *err, siz
                           "latencies: us, as [mean, p50, p90, p99, p99.9, p99.99, max]; bytes; seconds; MiB = 2^20 B");
     if (rc >= 0)
         rc = table_create(&w->timeseries, w->file, "timeseries", it, 1, INTERVAL_ROWS,
-                          "s, 1/s, MiB/s, MiB/s, MiB/s, us, us, GiB, GiB, blocks, GiB, erases, units, degrees C");
+                          "s, 1/s, MiB/s, MiB/s, MiB/s, us, us, us, us, GiB, GiB, blocks, GiB, erases, units, degrees C");
     H5Tclose(st);
     H5Tclose(it);
     if (rc >= 0 && log_requests) {

@@ -54,6 +54,8 @@ hid_t results_interval_type(void)
     F(write_mib_per_s, H5T_NATIVE_DOUBLE);
     F(mean_latency_us, H5T_NATIVE_DOUBLE);
     F(p99_latency_us, H5T_NATIVE_DOUBLE);
+    F(read_mean_latency_us, H5T_NATIVE_DOUBLE);
+    F(write_mean_latency_us, H5T_NATIVE_DOUBLE);
     F(host_gib_written, H5T_NATIVE_DOUBLE);
     F(flash_gib_written, H5T_NATIVE_DOUBLE);
     F(free_blocks, H5T_NATIVE_UINT32);

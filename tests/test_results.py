@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""An HDF5 result read back with h5py: the layout, and values that must
-agree with the run (Debian's h5py; run by ctest).
+"""HDF5 results read back with h5py (Debian's; run by ctest): the
+documented layout, values that must agree with the run, byte-identical
+datasets for the same seed, and every plot kind of the analysis package
+rendered from small real runs.
 
 Usage: test_results.py SSDLAB_BIN SOURCE_DIR
 """
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -12,41 +15,171 @@ import tempfile
 import h5py
 import numpy as np
 
+SMALL = ["--set", "drive.user_capacity=10GB", "--set", "nand.blocks_per_plane=40"]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(ssdlab, source, out, workload=None, extra=()):
+    cmd = [ssdlab, "run", "-d", os.path.join(source, "models/drives/example-sata-480.yaml")]
+    if workload:
+        cmd += ["-w", os.path.join(source, "experiments/workloads", workload)]
+    subprocess.run(cmd + SMALL + list(extra) + ["-o", out], check=True, stdout=subprocess.DEVNULL)
+
+
+def layout(ssdlab, source, tmp):
+    out, csv = os.path.join(tmp, "run.h5"), os.path.join(tmp, "run.csv")
+    run(ssdlab, source, out, "trim-then-read.yaml", ["--set", "metrics.interval=100ms", "--requests", "--timeseries", csv])
+    check(sorted(os.listdir(tmp)) == ["run.csv", "run.h5"], f"no temporary left behind: {os.listdir(tmp)}")
+    with h5py.File(out, "r") as f:
+        check(set(f.keys()) == {"meta", "summary", "timeseries", "requests", "nand", "histograms"}, list(f.keys()))
+        meta = f["meta"].attrs
+        check(meta["status"] == "complete", "status")
+        check(meta["format_version"] == 2, "format version")
+        check(meta["seed"] == 1, "seed")
+        for a in ("ssdlab_version", "git_hash", "command_line", "host", "start_wall_time", "end_wall_time", "configuration"):
+            check(a in meta, f"/meta attribute {a}")
+        check("user_capacity: 10GB" in meta["configuration"], "configuration as YAML")
+        params = {r["key"].decode(): r for r in f["meta/parameters"][:]}
+        check(params["drive.user_capacity"]["number"] == 10e9, "parameters: user capacity in bytes")
+        check(params["slc.cache"]["value"] == b"dynamic" and np.isnan(params["slc.cache"]["number"]), "parameters: text")
+        pp = f["meta/phase_parameters"][:]
+        trims = [r for r in pp if r["key"] == b"workload.phase" and r["value"] == b"trim"]
+        check(len(trims) == 1 and trims[0]["phase"] == 2, "phase parameters name the trim phase")
+        s = f["summary"][:]
+        check(len(s) == 6, f"{len(s)} summary rows")
+        check([k.decode() for k in s["kind"]] == ["fill", "idle", "trim", "idle", "io", "io"], "phase kinds")
+        check(s["writes"][0] == 2048 and s["bytes_written"][0] == 256 << 20, "fill phase wrote 256 MiB")
+        check(s["trims"][2] == 1, "one TRIM")
+        check(np.allclose(np.diff(s["start_s"]), s["sim_time_s"][:-1], rtol=0, atol=1e-6), "phases follow each other")
+        check(s["slc_bytes_written"][0] > 0, "the fill went through the SLC cache")
+        check(s["slc_bytes_read"][4] == 0 and s["bytes_read"][4] == 5000 * 4096,
+              "trimmed data is read without the flash, so without SLC hits")
+        ts = f["timeseries"][:]
+        check(len(ts) > 10 and np.all(np.diff(ts["end_s"]) > 0), "time series rows in time order")
+        check(abs(ts["host_gib_written"][-1] * 1024 - 256) < 1e-6, "host GiB written at the end")
+        check(np.all(ts["read_mib_per_s"] + ts["write_mib_per_s"] <= ts["mib_per_s"] + 1e-9), "read + write = total")
+        table = np.genfromtxt(csv, delimiter=",", names=True)
+        check(table.dtype.names == ts.dtype.names, f"CSV columns {table.dtype.names}")
+        check(len(table) == len(ts) and all(np.allclose(table[n], ts[n], rtol=1e-5) for n in ts.dtype.names),
+              "the CSV time series holds the HDF5 one")
+        rq = f["requests"][:]
+        check(len(rq) == s["requests"].sum(), f"{len(rq)} request records, {s['requests'].sum()} requests")
+        check(np.all(rq["latency_ns"] == rq["finish_ns"] - rq["arrival_ns"]), "latency = finish - arrival")
+        check(np.all(rq["start_ns"] >= rq["arrival_ns"]) and np.all(rq["finish_ns"] >= rq["start_ns"]), "time order")
+        check(sorted(rq["id"]) == list(range(len(rq))), "ids are 0..n-1")
+        check(f["requests"].compression == "gzip" and f["requests"].chunks is not None, "requests chunked and compressed")
+        dies = f["nand/dies"][:]
+        check(len(dies) == 16 and dies["programs"].sum() > 0, "per-die rows")
+        check(f["nand/erase_count_histogram"][:].sum() == 16 * 40, "every block in the erase histogram")
+        h = f["histograms"]
+        check(h["read_counts"].shape == (6, len(h["bin_edges_ns"]) - 1), "a histogram row per phase")
+        check(np.array_equal(h["read_counts"][:].sum(axis=1), s["reads"]), "histogram rows hold each phase's reads")
+        check(np.array_equal(h["write_counts"][:].sum(axis=1), s["writes"]), "and writes")
+
+
+def datasets(path):
+    """Every dataset's bytes and every attribute, less what the wall clock
+    and the output name change."""
+    items = {}
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset):
+                data = obj[:]
+                if name == "summary":
+                    data = data.copy()
+                    data["wall_time_s"] = 0
+                items[name] = data.tobytes()
+            for k, v in obj.attrs.items():
+                if k not in ("start_wall_time", "end_wall_time", "command_line", "host"):
+                    items[f"{name}@{k}"] = str(v)
+        f.visititems(visit)
+        visit("/", f)
+    return items
+
+
+def determinism(ssdlab, source, tmp):
+    outs = [os.path.join(tmp, n) for n in ("a.h5", "b.h5", "c.h5")]
+    extra = ["--set", "workload.read_share=70%", "--set", "workload.requests=20000", "--set", "workload.precondition=steady",
+             "--set", "workload.steady_overwrites=0.5", "--requests"]
+    run(ssdlab, source, outs[0], extra=extra)
+    run(ssdlab, source, outs[1], extra=extra)
+    run(ssdlab, source, outs[2], extra=extra + ["--seed", "2"])
+    a, b, c = (datasets(o) for o in outs)
+    check(a.keys() == b.keys() and all(a[k] == b[k] for k in a), "same seed: identical datasets")
+    check(a["requests"] != c["requests"] and a["summary"] != c["summary"], "another seed: other results")
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    check(head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is a PNG")
+    return struct.unpack(">II", head[16:24])
+
+
+def plots(ssdlab, source, tmp):
+    sys.path.insert(0, os.path.join(source, "analysis"))
+    from ssdlab_analysis import load
+    from ssdlab_analysis.plots import cache_cliff, sweep_points
+
+    fill = os.path.join(tmp, "fill.h5")
+    run(ssdlab, source, fill, "linear-fill.yaml", ["--set", "drive.user_capacity=40GB", "--set", "nand.blocks_per_plane=120", "--set", "metrics.interval=100ms"])
+    result = load([fill])[0]
+    cliff = cache_cliff(result)
+    # 1.5 % of 40 GB, rounded up to whole SLC blocks on each die
+    slc_gib = result.timeseries["slc_gib"].max()
+    check(abs(slc_gib - 0.015 * 40e9 / 2**30) < 0.1, f"SLC cache of {slc_gib} GiB")
+    check(cliff is not None and abs(cliff[0] - slc_gib) < 0.05 * slc_gib,
+          f"the fill's cliff after the SLC cache's {slc_gib:.2f} GiB: {cliff}")
+    check(cliff is not None and cliff[2] < 0.6 * cliff[1], f"speed falls at the cliff: {cliff}")
+    degr = os.path.join(tmp, "degr.h5")
+    run(ssdlab, source, degr, extra=["--set", "workload.read_share=0%", "--set", "workload.requests=0",
+                                     "--set", "workload.duration=6s", "--set", "metrics.interval=100ms",
+                                     "--set", "workload.precondition=steady", "--set", "workload.steady_overwrites=0.3"])
+    trim = os.path.join(tmp, "trim.h5")
+    run(ssdlab, source, trim, "trim-then-read.yaml", ["--set", "metrics.interval=50ms"])
+    sweeps = {}
+    for kind, wl in (("qd", "qd-sweep-4k.yaml"), ("bs", "bs-sweep-qd4.yaml"), ("mix", "mix-sweep-4k.yaml")):
+        sweeps[kind] = os.path.join(tmp, kind + ".h5")
+        run(ssdlab, source, sweeps[kind], wl, ["--set", "workload.requests=3000"])
+    pts = sweep_points(load([sweeps["qd"]]), "qd")
+    check(sorted(len(v) for v in pts.values()) == [6, 6], f"qd: two series of six depths: {pts}")
+    reads = [v for k, v in pts.items() if "100% reads" in k][0]
+    check([x for x, _ in reads] == [1, 2, 4, 8, 16, 32] and reads[-1][1] > 3 * reads[0][1], f"read IOPS rise with depth: {reads}")
+    bs = list(sweep_points(load([sweeps["bs"]]), "bs").values())[0]
+    check([x for x, _ in bs] == [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256], f"bs: sizes in KiB: {bs}")
+    mix = list(sweep_points(load([sweeps["mix"]]), "mix").values())[0]
+    check([x for x, _ in mix] == [0, 20, 40, 60, 80, 100], f"mix: read shares: {mix}")
+    jobs = [("fill", [fill]), ("degradation", [degr]), ("trim", [trim]), ("latency", [trim, degr]),
+            ("qd", [sweeps["qd"]]), ("bs", [sweeps["bs"]]), ("mix", [sweeps["mix"]])]
+    for kind, files in jobs:
+        png = os.path.join(tmp, kind + ".png")
+        r = subprocess.run([ssdlab, "plot", kind] + files + ["-o", png], capture_output=True, text=True)
+        check(r.returncode == 0, f"plot {kind}: {r.stderr}")
+        if r.returncode == 0:
+            w, h = png_size(png)
+            check(w == 800 and h >= 450, f"plot {kind}: {w} x {h} pixels")
+            check(os.path.getsize(png) > 15000, f"plot {kind}: {os.path.getsize(png)} bytes")
+    r = subprocess.run([ssdlab, "plot", "fill", os.path.join(tmp, "missing.h5"), "-o", os.path.join(tmp, "x.png")],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "missing.h5" in r.stderr and not os.path.exists(os.path.join(tmp, "x.png")),
+          f"a missing result is bad input: {r.returncode} {r.stderr}")
+    r = subprocess.run([ssdlab, "plot", "latency", trim, "--phase", "9", "-o", os.path.join(tmp, "x.png")],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "--phase 9" in r.stderr, f"a phase out of range is bad input: {r.stderr}")
+
 
 def main(ssdlab, source):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.h5")
-        subprocess.run([ssdlab, "run", "-d", os.path.join(source, "models/drives/example-sata-480.yaml"),
-                        "-w", os.path.join(source, "experiments/workloads/trim-then-read.yaml"),
-                        "--set", "drive.user_capacity=10GB", "--set", "nand.blocks_per_plane=40",
-                        "--set", "metrics.interval=100ms", "-o", out],
-                       check=True, stdout=subprocess.DEVNULL)
-        assert sorted(os.listdir(tmp)) == ["run.h5"], os.listdir(tmp)  # no temporary left behind
-        with h5py.File(out, "r") as f:
-            assert set(f.keys()) == {"meta", "summary", "timeseries", "nand", "histograms"}, list(f.keys())
-            meta = f["meta"].attrs
-            assert meta["status"] == "complete"
-            assert meta["format_version"] == 1
-            assert meta["seed"] == 1
-            assert "drive:" in meta["configuration"] and "user_capacity: 10GB" in meta["configuration"]
-            s = f["summary"][:]
-            assert len(s) == 6, len(s)
-            assert [p.decode() for p in s["phase"]][0] == "fill"
-            assert [k.decode() for k in s["kind"]] == ["fill", "idle", "trim", "idle", "io", "io"]
-            assert s["writes"][0] == 2048 and s["bytes_written"][0] == 256 << 20, s[0]
-            assert s["trims"][2] == 1
-            assert s["reads"][4] >= 5000 and np.isfinite(s["read_lat_us"][4][0])
-            ts = f["timeseries"][:]
-            assert len(ts) > 10 and np.all(np.diff(ts["end_s"]) > 0)
-            assert abs(ts["host_gib_written"][-1] * 1024 - 256) < 1e-6, ts["host_gib_written"][-1]
-            dies = f["nand/dies"][:]
-            assert len(dies) == 16 and dies["programs"].sum() > 0
-            assert f["nand/erase_count_histogram"][:].sum() == 16 * 40
-            h = f["histograms/read_latency"]
-            assert len(h["bin_edges_ns"]) == len(h["counts"]) + 1
-            assert h["counts"][:].sum() == s["reads"][5]  # the histograms hold the last phase
-    print("results: 1 passed, 0 failed")
-    return 0
+    for part in (layout, determinism, plots):
+        with tempfile.TemporaryDirectory() as tmp:
+            part(ssdlab, source, tmp)
+    print(f"results: {len(failures)} failed")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 

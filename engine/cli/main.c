@@ -21,7 +21,7 @@ static const command commands[] = {
     {"run", cmd_run, "run the built-in closed-loop workload on a drive", NULL},
     {"trace", cmd_trace, "trace statistics ('trace stats') and conversion ('trace convert')", NULL},
     {"report", cmd_report, "summarise and compare result files side by side", NULL},
-    {"plot", NULL, "plot result files", "HDF5 results (issue 5)"},
+    {"plot", cmd_plot, "plot result files: degradation, fill, qd, bs, mix, latency, trim ('plot --help')", NULL},
     {"experiment", NULL, "run a bundled experiment (e.g. the reviewers' protocol)", "the drive presets (issue 6)"},
     {"validate", NULL, "compare drive presets with reviewers' measurements", "the drive presets (issue 6)"},
     {"sweep", NULL, "parameter sweeps, locally or as Slurm job arrays", "parameter sweeps (issue 8)"},
@@ -43,7 +43,8 @@ static void print_help(FILE *out)
             "Commands:\n");
     for (const command *c = commands; c->name; c++)
         fprintf(out, "  %-11s %s%s\n", c->name, c->summary, c->run ? "" : " (not available yet)");
-    fprintf(out, "\nExit status: 0 success, 1 run failed, 2 bad input, 3 command not available yet.\n"
+    fprintf(out, "\nExit status: 0 success, 1 run failed, 2 bad input, 3 command not available yet,\n"
+                 "130 run interrupted (its result is kept, marked interrupted).\n"
                  "Documentation: docs/README.md\n");
 }
 

@@ -120,6 +120,8 @@ const cfg_key ssd_config_keys[] = {
     {"slc.cache", CFG_ENUM, NULL, "none", NULL, NULL, "none|static|dynamic",
      "SLC write cache: none; static (slc.size of user data in blocks kept in SLC mode); dynamic (SLC blocks taken from free blocks, up to slc.size and slc.dynamic_share of the free flash)."},
     {"slc.size", CFG_SIZE, "GiB", "0B", "0B", "1PB", NULL, "User data the SLC cache holds at most."},
+    {"slc.share", CFG_FRACTION, NULL, "0", "0", "0.5", NULL,
+     "SLC cache size as a share of drive.user_capacity (a family's rule, e.g. 3.5 GB per 240 GB); used instead of slc.size when above 0."},
     {"slc.dynamic_share", CFG_FRACTION, NULL, "25%", "0", "1", NULL,
      "Dynamic cache: share of the free flash (beyond the GC threshold) that may run in SLC mode, so the cache shrinks as the drive fills."},
     {"slc.when_full", CFG_ENUM, NULL, "direct", NULL, NULL, "direct|fold",
@@ -283,9 +285,12 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
                     (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->unit);
     p->map_cache_pages = (uint32_t)(cache_pages < p->map_pages ? cache_pages : p->map_pages);
     p->slc_units_per_program = planes_per_op * p->units_per_page;
-    uint64_t slc_units = cfg_uint(c, "slc.size") / p->unit;
+    double slc_share = cfg_float(c, "slc.share");
+    if (slc_share > 0 && cfg_uint(c, "slc.size") > 0)
+        return fail(err, errlen, "keys 'slc.size' and 'slc.share' both give the SLC cache's size; expected one of them (set the other to 0)");
+    uint64_t slc_units = slc_share > 0 ? (uint64_t)(slc_share * (double)p->logical_units) : cfg_uint(c, "slc.size") / p->unit;
     if (p->slc != SLC_NONE && slc_units == 0)
-        return fail(err, errlen, "key 'slc.size' is 0 while 'slc.cache' is on; expected the cache's size");
+        return fail(err, errlen, "keys 'slc.size' and 'slc.share' give an empty cache while 'slc.cache' is on; expected the cache's size");
     if (p->slc != SLC_NONE && p->bits_per_cell == 1)
         return fail(err, errlen, "key 'slc.cache' is on for an SLC part ('nand.bits_per_cell' = 1)");
     uint64_t per_die_units = (slc_units + p->dies - 1) / p->dies;

@@ -28,9 +28,19 @@ void admit_buffer_waiters(ssd *d)
 }
 
 
+/* Whether any die holds SLC blocks that folding could empty. */
+static bool slc_has_folds(const ssd *d)
+{
+    for (uint32_t die = 0; die < d->p.dies; die++)
+        if (ftl_slc_closed(&d->f, die)) return true;
+    return false;
+}
+
 /* The die and stream for the next host program unit: the SLC cache while
  * it has room, else native blocks (or, with foreground folding, nothing
- * until folding frees an SLC block). */
+ * until folding frees an SLC block). A dynamic cache on a full drive may
+ * have no blocks at all: then there is nothing to fold, and writes go to
+ * native blocks. */
 static uint32_t host_target(ssd *d, ftl_stream *s)
 {
     if (d->p.slc != SLC_NONE) {
@@ -39,7 +49,7 @@ static uint32_t host_target(ssd *d, ftl_stream *s)
             *s = STREAM_SLC;
             return die;
         }
-        if (d->p.slc_fold_when_full) {
+        if (d->p.slc_fold_when_full && slc_has_folds(d)) {
             start_folds(d);
             return FTL_NONE;
         }

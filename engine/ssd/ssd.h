@@ -33,6 +33,7 @@ typedef struct ssd_interval {
     double iops, mib_per_s;
     double read_mib_per_s, write_mib_per_s;
     double mean_latency_us, p99_latency_us;
+    double read_mean_latency_us, write_mean_latency_us; /* 0 without such requests */
     double host_gib_written, flash_gib_written; /* since time 0 */
     uint32_t free_blocks;                        /* usable by native data, all dies */
     double slc_gib;                              /* user data the SLC-mode blocks can hold */

@@ -35,6 +35,11 @@ static double interval_quantile(const ssd *d, double q)
     return latency_bin_start(LATENCY_BINS - 1);
 }
 
+static double op_mean_us(const ssd *d, ssdlab_op op)
+{
+    return d->iv_op_requests[op] ? d->iv_op_latency_sum[op] / (double)d->iv_op_requests[op] / 1000.0 : 0;
+}
+
 /* Units programmed since time 0 for host data, GC and the mapping table. */
 static uint64_t flash_units_written(const ssd *d)
 {
@@ -78,6 +83,8 @@ static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
         .write_mib_per_s = (double)d->iv_op_bytes[SSDLAB_WRITE] * mib_per_s,
         .mean_latency_us = d->iv_requests ? d->iv_latency_sum / (double)d->iv_requests / 1000.0 : 0,
         .p99_latency_us = interval_quantile(d, 0.99) / 1000.0,
+        .read_mean_latency_us = op_mean_us(d, SSDLAB_READ),
+        .write_mean_latency_us = op_mean_us(d, SSDLAB_WRITE),
         .host_gib_written = (double)(d->f.units_written[STREAM_HOST] - d->timed_units0[STREAM_HOST]) * d->p.unit / gib,
         .flash_gib_written = (double)flash_units_written(d) * d->p.unit / gib,
         .free_blocks = free_blocks,
@@ -89,7 +96,10 @@ static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
     if (d->observe.interval) d->observe.interval(d->observe.ctx, &row);
     else d->rows[d->row_count++] = row;
     memset(d->iv_bins, 0, LATENCY_BINS * sizeof *d->iv_bins);
-    d->iv_requests = d->iv_bytes = d->iv_op_bytes[0] = d->iv_op_bytes[1] = 0;
+    d->iv_requests = d->iv_bytes = 0;
+    memset(d->iv_op_bytes, 0, sizeof d->iv_op_bytes);
+    memset(d->iv_op_requests, 0, sizeof d->iv_op_requests);
+    memset(d->iv_op_latency_sum, 0, sizeof d->iv_op_latency_sum);
     d->iv_latency_sum = 0;
     d->iv_erases0 = d->f.erases;
     d->iv_gc_units0 = gc_units;
@@ -107,6 +117,8 @@ void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns)
     if (r->op != SSDLAB_TRIM) { /* a TRIM moves no data */
         d->iv_bytes += r->bytes;
         d->iv_op_bytes[r->op] += r->bytes;
+        d->iv_op_requests[r->op]++;
+        d->iv_op_latency_sum[r->op] += (double)latency_ns;
     }
     d->iv_latency_sum += (double)latency_ns;
     d->iv_bins[latency_bin(latency_ns)]++;

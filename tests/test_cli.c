@@ -307,6 +307,29 @@ Test(cli, full_drive_with_dynamic_folding_cache_keeps_writing)
     cr_assert(strstr(o->err, "keys 'slc.size' and 'slc.share' both give the SLC cache's size"), "%s", o->err);
 }
 
+/* The progress line: on stderr when it is a terminal (here a pseudo-terminal
+ * from script(1)), with phase, simulated time, share done and ETA; never
+ * when stderr is a file. */
+Test(cli, progress_line_only_on_a_terminal)
+{
+    const char *args = "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
+                       "--set workload.requests=4000000 --set workload.precondition=none";
+    output *o = run(args);
+    cr_assert_eq(o->status, 0);
+    cr_assert_eq(o->err[0], 0, "nothing on stderr when it is not a terminal: %s", o->err);
+    char cmd[2048], path[64], text[65536];
+    snprintf(path, sizeof path, "/tmp/ssdlab-tty.%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "cd %s && script -qec '%s %s >/dev/null' /dev/null > %s", SOURCE_DIR, SSDLAB_BIN, args, path);
+    cr_assert_eq(system(cmd), 0);
+    slurp(path, text, sizeof text);
+    unlink(path);
+    const char *line = strstr(text, "[phase 1/1] simulated ");
+    cr_assert_not_null(line, "%s", text);
+    double sim_s, pct;
+    cr_assert_eq(sscanf(line, "[phase 1/1] simulated %lf s %lf%%", &sim_s, &pct), 2, "%s", line);
+    cr_assert(pct >= 0 && pct <= 100 && strstr(line, "M I/O/s  ETA "), "%s", line);
+}
+
 /* Repeats (same configuration, other seeds) share a column: the mean of
  * their values and the half-width of its 95 % confidence interval,
  * t(0.975, 2) s / sqrt(3) for three runs. */

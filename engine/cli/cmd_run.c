@@ -128,9 +128,14 @@ static void print_op(const ssd *d, const ssdlab_stats *st, ssdlab_op op, const c
  * written, marked interrupted. */
 static volatile sig_atomic_t interrupted;
 
+/* A second signal while the first is being honoured (during a long
+ * preconditioning, say) ends the program at once, as the user asks. */
 static void on_interrupt(int sig)
 {
-    (void)sig;
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
     interrupted = 1;
 }
 
@@ -423,6 +428,7 @@ int cmd_run(int argc, char **argv)
     progress pr;
     progress_begin(&pr, m.s, m.d, o.progress);
     double t0 = cli_wall_seconds();
+    progress_note(&pr, "preconditioning (no simulated time passes)");
     workload_precondition(m.w);
     double t1 = cli_wall_seconds();
     uint64_t requests = 0;

@@ -19,9 +19,10 @@ static void on_alarm(int sig)
     due = 1;
 }
 
-static void set_timer(long usec)
+/* First line after `first` microseconds, then one every `every`. */
+static void set_timer(long first, long every)
 {
-    struct itimerval t = {{usec / 1000000, usec % 1000000}, {usec / 1000000, usec % 1000000}};
+    struct itimerval t = {{every / 1000000, every % 1000000}, {first / 1000000, first % 1000000}};
     setitimer(ITIMER_REAL, &t, NULL);
 }
 
@@ -68,7 +69,7 @@ void progress_begin(progress *p, sim *s, ssd *d, bool wanted)
     sa.sa_flags = SA_RESTART; /* the timer must not break the program's reads and writes */
     sigaction(SIGALRM, &sa, NULL);
     sim_on_flag(s, &due, draw, p);
-    set_timer(500000);
+    set_timer(250000, 500000);
 }
 
 void progress_phase(progress *p, const workload *w, size_t index, size_t count)
@@ -77,13 +78,22 @@ void progress_phase(progress *p, const workload *w, size_t index, size_t count)
     p->w = w;
     p->phase = index;
     p->phases = count;
-    p->phase_wall0 = cli_wall_seconds();
+    p->phase_wall0 = p->last_wall = cli_wall_seconds();
+    p->last_submitted = ssd_submitted(p->d);
+    p->rate = 0;
+}
+
+void progress_note(progress *p, const char *what)
+{
+    if (!p->on) return;
+    fprintf(stderr, "\r\033[K%s ...", what);
+    fflush(stderr);
 }
 
 void progress_end(progress *p)
 {
     if (!p->on) return;
-    set_timer(0);
+    set_timer(0, 0);
     sim_on_flag(p->s, NULL, NULL, NULL);
     fputs("\r\033[K", stderr);
     fflush(stderr);

@@ -29,6 +29,8 @@ typedef struct progress {
 void progress_begin(progress *p, struct sim *s, struct ssd *d, bool wanted);
 /* The phase now running (index from 0 of count); w may be NULL (workers). */
 void progress_phase(progress *p, const struct workload *w, size_t index, size_t count);
+/* Shows a fixed message until the next update (work outside the event loop). */
+void progress_note(progress *p, const char *what);
 /* Clears the line and stops the timer. */
 void progress_end(progress *p);
 

@@ -218,6 +218,7 @@ static void record(ssd *d, ssdlab_request *r)
     d->bytes[r->op] += r->bytes;
     d->latency_sum[r->op] += (double)lat;
     d->latency[r->op]->bin[latency_bin(lat)] += 1;
+    if (lat > d->latency_max[r->op]) d->latency_max[r->op] = lat;
     metrics_completed(d, r, lat);
     if (d->observe.request) d->observe.request(d->observe.ctx, r);
 }
@@ -344,23 +345,18 @@ uint64_t ssd_submitted(const ssd *d) { return d->submitted; }
 uint32_t ssd_outstanding(const ssd *d) { return d->outstanding; }
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->latency[op]; }
 
+/* Quantiles come from the histogram through GSL's inverse CDF, which
+ * interpolates linearly inside the (narrow) bin; the maximum is exact. */
 double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q)
 {
     const gsl_histogram *h = d->latency[op];
-    double total = gsl_histogram_sum(h), seen = 0;
-    if (total <= 0) return NAN;
-    for (size_t i = 0; i < gsl_histogram_bins(h); i++) {
-        double count = gsl_histogram_get(h, i);
-        if (seen + count >= q * total) {
-            double lo, hi;
-            gsl_histogram_get_range(h, i, &lo, &hi);
-            /* linear interpolation inside the (narrow) bin */
-            double frac = count > 0 ? (q * total - seen) / count : 0;
-            return lo + (hi - lo) * frac;
-        }
-        seen += count;
-    }
-    return gsl_histogram_max(h);
+    if (gsl_histogram_sum(h) <= 0) return NAN;
+    if (q >= 1) return (double)d->latency_max[op];
+    gsl_histogram_pdf *pdf = gsl_histogram_pdf_alloc(h->n);
+    if (!pdf) return NAN;
+    double x = gsl_histogram_pdf_init(pdf, h) ? NAN : gsl_histogram_pdf_sample(pdf, q);
+    gsl_histogram_pdf_free(pdf);
+    return x;
 }
 
 void ssd_stats(const ssd *d, ssdlab_stats *s)
@@ -409,6 +405,7 @@ void ssd_reset_stats(ssd *d)
     memset(d->bytes, 0, sizeof d->bytes);
     memset(d->latency_sum, 0, sizeof d->latency_sum);
     for (int op = 0; op < 3; op++) gsl_histogram_reset(d->latency[op]);
+    memset(d->latency_max, 0, sizeof d->latency_max);
     d->flash_reads = d->flash_programs = d->read_retries = d->suspends = d->rcache_hits = 0;
     d->map_misses = d->map_programs = 0;
     d->slc_units_written = d->slc_units_read = 0;

@@ -99,6 +99,7 @@ struct ssd {
     uint64_t completed[3], bytes[3];
     double latency_sum[3];
     gsl_histogram *latency[3];
+    uint64_t latency_max[3]; /* ns */
     uint64_t flash_reads, flash_programs, read_retries, suspends;
     uint64_t slc_units_written, slc_units_read; /* host data that landed in / was read from SLC-mode blocks */
     gsl_rng *ecc_rng;

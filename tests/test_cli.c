@@ -330,6 +330,18 @@ Test(cli, progress_line_only_on_a_terminal)
     cr_assert(pct >= 0 && pct <= 100 && strstr(line, "M I/O/s  ETA "), "%s", line);
 }
 
+/* Runs the example drive, shrunk to 10 GB and empty, into DIR/NAME.h5. */
+static void small_result(const char *dir, const char *name, const char *extra)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
+             "--set workload.precondition=none %s -o %s/%s.h5",
+             extra, dir, name);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s: %s", args, o->err);
+}
+
 /* Repeats (same configuration, other seeds) share a column: the mean of
  * their values and the half-width of its 95 % confidence interval,
  * t(0.975, 2) s / sqrt(3) for three runs. */
@@ -337,14 +349,12 @@ Test(cli, report_gives_mean_and_confidence_interval_of_repeats)
 {
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char args[1024];
+    char args[1024], name[16], extra[128];
     double v[3];
     for (int seed = 1; seed <= 3; seed++) {
-        snprintf(args, sizeof args,
-                 "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
-                 "--set workload.precondition=none --set workload.requests=3000 --set workload.read_share=70%% --seed %d -o %s/s%d.h5",
-                 seed, dir, seed);
-        cr_assert_eq(run(args)->status, 0);
+        snprintf(name, sizeof name, "s%d", seed);
+        snprintf(extra, sizeof extra, "--set workload.requests=3000 --set workload.read_share=70%% --seed %d", seed);
+        small_result(dir, name, extra);
         snprintf(args, sizeof args, "report %s/s%d.h5", dir, seed);
         output *o = run(args);
         cr_assert_eq(sscanf(strstr(o->out, "\nread mean us") + 13, "%lf", &v[seed - 1]), 1, "%s", o->out);
@@ -377,13 +387,11 @@ Test(cli, report_compares_results_side_by_side)
 {
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char args[1024];
+    char args[1024], name[16], extra[128];
     for (int qd = 1; qd <= 2; qd++) {
-        snprintf(args, sizeof args,
-                 "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
-                 "--set workload.precondition=none --set workload.requests=20000 --set workload.queue_depth=%d -o %s/qd%d.h5",
-                 qd, dir, qd);
-        cr_assert_eq(run(args)->status, 0);
+        snprintf(name, sizeof name, "qd%d", qd);
+        snprintf(extra, sizeof extra, "--set workload.requests=20000 --set workload.queue_depth=%d", qd);
+        small_result(dir, name, extra);
     }
     snprintf(args, sizeof args, "report %s/qd1.h5 %s/qd2.h5", dir, dir);
     output *o = run(args);

@@ -22,6 +22,15 @@ def _save(fig, out, title):
     plt.close(fig)
 
 
+def _finish(ax, xlabel, ylabel, legend_size=8):
+    """Labels with units, a y axis from 0, the legend and a light grid."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=legend_size)
+    ax.grid(alpha=0.3)
+
+
 def moving_average(values, n):
     """Trailing moving average over n samples (fewer at the start)."""
     values = np.asarray(values, dtype=float)
@@ -44,11 +53,7 @@ def degradation(results, out, window_s=30.0, title=None, **_):
         n = max(1, int(round(window_s / r.interval_s)))
         ax.plot(ts["host_gib_written"], moving_average(ts["write_mib_per_s"], n), "-", color=color, lw=1.6,
                 label=f"{r.label} ({window_s:g} s average)")
-    ax.set_xlabel("host data written (GiB)")
-    ax.set_ylabel("write speed (MiB/s)")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    _finish(ax, "host data written (GiB)", "write speed (MiB/s)")
     _save(fig, out, title or "Write speed against data written")
 
 
@@ -83,11 +88,7 @@ def fill(results, out, title=None, **_):
             label += f": {before:.0f} MiB/s for {gib:.1f} GiB, then {after:.0f} MiB/s"
             ax.axvline(gib, color=f"C{i}", ls=":", lw=1)
         ax.plot(ts["host_gib_written"], ts["write_mib_per_s"], "-", color=f"C{i}", lw=1.2, label=label)
-    ax.set_xlabel("host data written (GiB)")
-    ax.set_ylabel("write speed (MiB/s)")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    _finish(ax, "host data written (GiB)", "write speed (MiB/s)")
     _save(fig, out, title or "Linear fill")
 
 
@@ -129,11 +130,7 @@ def sweep(results, out, kind, title=None, **_):
     if log2:
         ax.set_xscale("log", base=2)
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    _finish(ax, xlabel, ylabel)
     default = {"qd": "IOPS against queue depth", "bs": "Throughput against block size",
                "mix": "Throughput against read share"}[kind]
     _save(fig, out, title or default)

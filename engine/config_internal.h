@@ -40,6 +40,7 @@ struct cfg {
     size_t errors_len, errors_cap;
     int error_count;
     int load_seq;
+    int family_depth; /* drive files naming a family, being loaded */
 };
 
 #define CFG_MSG 512

@@ -153,19 +153,31 @@ static int load_file(cfg *c, const char *path, const char *section);
 
 static void walk_mapping(loader *L, yaml_node_t *map, const char *prefix, int depth);
 
+static bool under(const char *key, const char *section)
+{
+    size_t sl = strlen(section);
+    return strncmp(key, section, sl) == 0 && (key[sl] == '.' || key[sl] == 0);
+}
+
+/* A part sets the keys of its own section. A controller also decides the
+ * host interface, where the mapping table lives (DRAM or SRAM) and what
+ * its DRAM draws, so its file may set host.*, ftl.* and power.* too. */
+static bool part_may_set(const char *section, const char *key)
+{
+    if (under(key, section)) return true;
+    return !strcmp(section, "controller") && (under(key, "host") || under(key, "ftl") || under(key, "power"));
+}
+
 static void walk_value(loader *L, yaml_node_t *kn, yaml_node_t *vn, const char *key, int depth)
 {
     const cfg_schema *s = L->c->schema;
     char expected[2 * CFG_MSG];
     long i = cfg_schema_index(s, key);
-    if (L->section) {
-        size_t sl = strlen(L->section);
-        if (strncmp(key, L->section, sl) != 0 || (key[sl] != '.' && key[sl] != 0)) {
-            snprintf(expected, sizeof expected, "only keys under '%s.' in a part file loaded as '%s'", L->section,
-                     L->section);
-            where_error(L, kn, key, "outside this part's section", expected);
-            return;
-        }
+    if (L->section && !part_may_set(L->section, key)) {
+        snprintf(expected, sizeof expected, "only keys under '%s.'%s in a part file loaded as '%s'", L->section,
+                 strcmp(L->section, "controller") ? "" : ", 'host.', 'ftl.' or 'power.'", L->section);
+        where_error(L, kn, key, "outside this part's section", expected);
+        return;
     }
     switch (vn->type) {
     case YAML_SCALAR_NODE:
@@ -231,22 +243,52 @@ static void load_parts(loader *L, yaml_node_t *kn, yaml_node_t *parts)
     }
 }
 
+/* family: FILE names the drive file this one varies (a capacity of a
+ * family): it loads first, so this file's keys win. */
+static void load_family(loader *L, yaml_node_t *kn, yaml_node_t *vn)
+{
+    const char *rel = scalar_text(vn);
+    if (L->section) {
+        where_error(L, kn, "family", "a part file cannot name a family", "the part's own keys only");
+        return;
+    }
+    if (!rel || !rel[0]) {
+        where_error(L, vn ? vn : kn, "family", "no file named", "the family's drive file, as a path relative to this file");
+        return;
+    }
+    if (L->c->family_depth >= 4) {
+        where_error(L, vn, "family", "families nest more than 4 deep (a loop?)", "a family file that names no family of its own");
+        return;
+    }
+    size_t n = strlen(L->dir) + strlen(rel) + 2;
+    char *path = malloc(n);
+    if (!path) return;
+    if (rel[0] == '/') snprintf(path, n, "%s", rel);
+    else snprintf(path, n, "%s/%s", L->dir, rel);
+    L->c->family_depth++;
+    load_file(L->c, path, NULL);
+    L->c->family_depth--;
+    free(path);
+}
+
 static void walk_mapping(loader *L, yaml_node_t *map, const char *prefix, int depth)
 {
-    /* Parts first, whatever their place in the file: the file's own keys
-     * override what its parts set. */
-    for (int pass = 0; pass < 2; pass++) {
+    /* The family first, then the parts, whatever their place in the file:
+     * the file's own keys override what its family and parts set. */
+    for (int pass = 0; pass < 3; pass++) {
         for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
             yaml_node_t *kn = yaml_document_get_node(&L->doc, p->key);
             yaml_node_t *vn = yaml_document_get_node(&L->doc, p->value);
             const char *name = scalar_text(kn);
             bool is_parts = depth == 0 && name && strcmp(name, "parts") == 0;
+            bool is_family = depth == 0 && name && strcmp(name, "family") == 0;
             bool is_list = depth == 0 && name && L->list_key && strcmp(name, L->list_key) == 0;
-            if (pass == 0) {
-                if (is_parts) load_parts(L, kn, vn);
+            if (pass < 2) {
+                if (pass == 0 && is_family) load_family(L, kn, vn);
+                if (pass == 1 && is_parts) load_parts(L, kn, vn);
                 continue;
             }
-            if (is_parts) continue;
+            if (is_parts || is_family) continue;
             if (is_list) {
                 L->list = vn;
                 L->list_key_node = kn;

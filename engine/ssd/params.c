@@ -9,10 +9,16 @@
 const cfg_key ssd_config_keys[] = {
     {"drive.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the drive model, shown in results."},
     {"drive.description", CFG_STRING, NULL, "", NULL, NULL, NULL, "One line on what the drive models and its sources."},
+    {"drive.dies_from", CFG_ENUM, NULL, "controller", NULL, NULL, "controller|capacity",
+     "Where the die count comes from: controller.channels x controller.dies_per_channel as set, or the capacity: the smallest power-of-two number of GiB that holds drive.user_capacity, in dies of nand.die_capacity, spread over the channels (a family's rule: one file, every capacity)."},
     {"drive.user_capacity", CFG_SIZE, "GB", "240GB", "1MiB", "1PB", NULL,
      "Capacity the host sees (retail capacities are decimal: 240GB); the rest of the flash is spare area."},
 
     {"nand.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the NAND part."},
+    {"nand.die_capacity", CFG_SIZE, "GiB", "32GiB", "128MiB", "512GiB", NULL,
+     "Nominal capacity of a die (a 256 Gbit die: 32GiB): the unit drive.dies_from = capacity counts in."},
+    {"nand.interface_rate", CFG_TRANSFER_RATE, "MT/s", "1600MT/s", "1MT/s", "10GT/s", NULL,
+     "Fastest bus rate the part supports; the channel runs at the lower of this and controller.bus_rate."},
     {"nand.bits_per_cell", CFG_UINT, NULL, "3", "1", "4", NULL, "Bits per cell: 1 SLC, 2 MLC, 3 TLC, 4 QLC."},
     {"nand.page_size", CFG_SIZE, "KiB", "16KiB", "512B", "64KiB", NULL, "User bytes per page."},
     {"nand.spare_size", CFG_SIZE, "B", "2KiB", "0B", "16KiB", NULL,
@@ -141,6 +147,25 @@ static int fail(char *err, size_t len, const char *fmt, ...)
     return -1;
 }
 
+/* A family's rule: raw flash is the smallest power-of-two number of GiB
+ * that holds the user capacity (240 GB -> 256 GiB, 960 GB -> 1 TiB), in
+ * dies of the part's nominal capacity, spread evenly over the channels
+ * (or one per channel on as many channels as there are dies). */
+static int dies_from_capacity(const cfg *c, ssd_params *p, char *err, size_t errlen)
+{
+    const uint64_t gib = UINT64_C(1) << 30;
+    uint64_t user = cfg_uint(c, "drive.user_capacity"), die = cfg_uint(c, "nand.die_capacity"), raw = gib;
+    while (raw < user) raw *= 2;
+    /* fewer dies than channels: the extra channels stay empty */
+    if (raw % die == 0 && raw / die < p->channels) p->channels = (uint32_t)(raw / die);
+    if (raw % die || (raw / die) % p->channels)
+        return fail(err, errlen,
+                    "'drive.dies_from' is capacity: %llu GiB of raw flash is not a whole number of %llu GiB dies on each of %u channels; expected a capacity whose raw flash fills every channel alike",
+                    (unsigned long long)(raw / gib), (unsigned long long)(die / gib), p->channels);
+    p->dies_per_channel = (uint32_t)(raw / die / p->channels);
+    return 0;
+}
+
 static double encoding_efficiency(const char *name)
 {
     if (strcmp(name, "8b10b") == 0) return 0.8;
@@ -199,9 +224,11 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
 
     p->channels = (uint32_t)cfg_uint(c, "controller.channels");
     p->dies_per_channel = (uint32_t)cfg_uint(c, "controller.dies_per_channel");
+    if (!strcmp(cfg_str(c, "drive.dies_from"), "capacity") && dies_from_capacity(c, p, err, errlen)) return -1;
     p->dies = p->channels * p->dies_per_channel;
     double bytes_per_transfer = (double)cfg_uint(c, "controller.bus_width") / 8.0;
-    p->bus_bytes_per_ns = (double)cfg_uint(c, "controller.bus_rate") * bytes_per_transfer * 1e-9;
+    uint64_t bus_rate = cfg_uint(c, "controller.bus_rate"), part_rate = cfg_uint(c, "nand.interface_rate");
+    p->bus_bytes_per_ns = (double)(bus_rate < part_rate ? bus_rate : part_rate) * bytes_per_transfer * 1e-9;
     p->t_bus_command = cfg_uint(c, "controller.t_bus_command");
     p->cores = (uint32_t)cfg_uint(c, "controller.cores");
     p->fw_read = cfg_uint(c, "controller.fw_read");

@@ -36,11 +36,16 @@ enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HO
         {"seed", required_argument, NULL, OPT_SEED}
 
 #define CLI_CONFIG_HELP                                                                                               \
-    "  -d, --drive FILE     drive file (names its parts by paths relative to itself)\n"                              \
+    "  -d, --drive FILE     drive file, or a preset's name (models/drives/NAME.yaml)\n"                              \
     "  -c, --config FILE    further config file; later files win (repeatable)\n"                                     \
     "  -w, --workload FILE  workload file (workload.* keys, and a list of phases)\n"                                  \
     "      --set KEY=VALUE  override one key, e.g. --set sim.seed=7 (repeatable; wins over files)\n"                  \
     "      --seed N         set sim.seed (applied after every --set)\n"
+
+/* A drive file's path: DRIVE itself when it exists or names a folder,
+ * else models/drives/DRIVE.yaml of the installed models (SSDLAB_MODELS
+ * overrides the models folder), so '-d toshiba-tr200-480' works anywhere. */
+const char *cli_drive_path(const char *drive, char *buf, size_t len);
 
 /* Handles a shared option; returns false when opt is not one of them. */
 bool cli_config_option(cli_config_args *a, int opt, const char *arg);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "sim_config.h"
@@ -53,6 +54,20 @@ static bool set_phase(cfg **phases, size_t count, const char *assignment)
     return true;
 }
 
+#ifndef SSDLAB_MODELS_DIR
+#define SSDLAB_MODELS_DIR "models"
+#endif
+
+const char *cli_drive_path(const char *drive, char *buf, size_t len)
+{
+    if (access(drive, F_OK) == 0 || strchr(drive, '/')) return drive;
+    const char *dir = getenv("SSDLAB_MODELS");
+    size_t n = strlen(drive);
+    bool has_ext = n > 5 && !strcmp(drive + n - 5, ".yaml");
+    snprintf(buf, len, "%s/drives/%s%s", dir && *dir ? dir : SSDLAB_MODELS_DIR, drive, has_ext ? "" : ".yaml");
+    return access(buf, F_OK) == 0 ? buf : drive;
+}
+
 cfg *cli_load_config_phases(const cli_config_args *a, cfg ***phases_out, size_t *count_out)
 {
     cfg **phases = NULL;
@@ -62,7 +77,8 @@ cfg *cli_load_config_phases(const cli_config_args *a, cfg ***phases_out, size_t 
         fprintf(stderr, "ssdlab: out of memory\n");
         return NULL;
     }
-    if (a->drive) cfg_load_file(c, a->drive);
+    char drive[4096];
+    if (a->drive) cfg_load_file(c, cli_drive_path(a->drive, drive, sizeof drive));
     for (int i = 0; i < a->file_count; i++) cfg_load_file(c, a->files[i]);
     if (a->workload) cfg_load_file_with_list(c, a->workload, "phases", "workload", &phases, &count);
     char seed[256] = "";

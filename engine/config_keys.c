@@ -8,8 +8,17 @@
 #include "ssd/power.h"
 #include "ssd/workload.h"
 
-static const cfg_key *const tables[] = {sim_config_keys, ssd_config_keys, power_config_keys, workload_config_keys,
-                                        mm1_config_keys};
+/* Keys a workload file sets when it is a test of an experiment
+ * (experiments/review/): they change nothing in the simulation. */
+static const cfg_key experiment_config_keys[] = {
+    {"experiment.plot", CFG_ENUM, NULL, "none", NULL, NULL, "none|degradation|fill|qd|bs|mix|latency|trim",
+     "The plot 'ssdlab experiment' draws of this test's result (analysis/README.md)."},
+    {"experiment.description", CFG_STRING, NULL, "", NULL, NULL, NULL, "What the test measures, for the experiment's log."},
+    {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+static const cfg_key *const tables[] = {sim_config_keys,      ssd_config_keys, power_config_keys,
+                                        workload_config_keys, mm1_config_keys, experiment_config_keys};
 
 const cfg_schema *ssdlab_schema(void)
 {

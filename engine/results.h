@@ -73,6 +73,9 @@ void results_discard(results_writer *w);
  * and its /meta status. Returns 0, or -1 if the file is not a readable
  * ssdlab result. */
 int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len);
+/* Reads a result file's /timeseries (allocated; the caller frees it).
+ * Returns 0, or -1 if the file is not a readable ssdlab result. */
+int results_read_timeseries(const char *path, ssd_interval **rows, size_t *count);
 /* Reads a string attribute of /meta (allocated; the caller frees it), or
  * NULL if there is none. */
 char *results_read_meta(const char *path, const char *attribute);

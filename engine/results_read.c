@@ -73,3 +73,35 @@ int results_read_summary(const char *path, phase_summary **rows, size_t *count, 
     }
     return rc;
 }
+
+int results_read_timeseries(const char *path, ssd_interval **rows, size_t *count)
+{
+    *rows = NULL;
+    *count = 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return -1;
+    int rc = -1;
+    hid_t ds = H5Dopen2(file, "/timeseries", H5P_DEFAULT);
+    if (ds >= 0) {
+        hid_t space = H5Dget_space(ds);
+        hsize_t dims[1] = {0};
+        if (H5Sget_simple_extent_ndims(space) == 1 && H5Sget_simple_extent_dims(space, dims, NULL) == 1 &&
+            dims[0] < 100000000) {
+            *count = dims[0];
+            *rows = calloc(*count ? *count : 1, sizeof **rows);
+            hid_t t = results_interval_type();
+            if (*rows && (!*count || H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
+            H5Tclose(t);
+        }
+        H5Sclose(space);
+        H5Dclose(ds);
+    }
+    H5Fclose(file);
+    if (rc) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return rc;
+}

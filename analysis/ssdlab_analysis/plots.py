@@ -64,7 +64,13 @@ def cache_cliff(result, drop=0.6):
     speed of the start. Folding makes the speed after a cache come in
     bursts, so the average counts the pauses too."""
     ts = result.timeseries
-    speed, written = ts["write_mib_per_s"], ts["host_gib_written"]
+    busy = np.nonzero(ts["write_mib_per_s"] > 0)[0]
+    if len(busy) == 0:
+        return None
+    # from the first write on (a used-state run idles first), counting GiB from there
+    before = ts["host_gib_written"][busy[0] - 1] if busy[0] > 0 else 0.0
+    ts = ts[busy[0]:]
+    speed, written = ts["write_mib_per_s"], ts["host_gib_written"] - before
     n = 5 * max(1, int(round(1.0 / result.interval_s)))
     if len(speed) < n + 2:
         return None

@@ -28,7 +28,7 @@ typedef struct cli_config_args {
 
 /* getopt_long option values of the shared options. */
 enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES,
-       OPT_REQUESTS, OPT_NO_PROGRESS };
+       OPT_REQUESTS, OPT_NO_PROGRESS, OPT_ONLY, OPT_NO_PLOTS, OPT_TARGETS, OPT_REUSE };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \
@@ -82,6 +82,16 @@ int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+/* Runs the tests of experiment NAME (a folder under experiments/, or a
+ * path) selected by `only` (NULL: all; else "P7,P9") on config->drive,
+ * into out_dir. Returns an exit status. */
+int experiment_run(const char *name, const cli_config_args *config, const char *only, const char *out_dir, bool plots,
+                   int argc, char **argv);
+/* Draws one plot of one result through the analysis package; returns its
+ * exit status. */
+int cli_plot(const char *kind, const char *result, const char *png);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 

@@ -22,8 +22,8 @@ static const command commands[] = {
     {"trace", cmd_trace, "trace statistics ('trace stats') and conversion ('trace convert')", NULL},
     {"report", cmd_report, "summarise and compare result files side by side", NULL},
     {"plot", cmd_plot, "plot result files: degradation, fill, qd, bs, mix, latency, trim ('plot --help')", NULL},
-    {"experiment", NULL, "run a bundled experiment (e.g. the reviewers' protocol)", "the drive presets (issue 6)"},
-    {"validate", NULL, "compare drive presets with reviewers' measurements", "the drive presets (issue 6)"},
+    {"experiment", cmd_experiment, "run an experiment's tests on a drive (e.g. 'review': the reviewers' protocol)", NULL},
+    {"validate", cmd_validate, "compare drive presets with reviewers' measurements, figure by figure", NULL},
     {"sweep", NULL, "parameter sweeps, locally or as Slurm job arrays", "parameter sweeps (issue 8)"},
     {NULL, NULL, NULL, NULL},
 };

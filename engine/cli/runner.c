@@ -203,7 +203,7 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
             break;
         }
         if (!workload_can_join(w[made])) {
-            fprintf(stderr, "ssdlab: phase %zu: key 'workload.with_previous': only synthetic io phases run as workers; expected phase io with source synthetic\n",
+            fprintf(stderr, "ssdlab: phase %zu: key 'workload.with_previous': only synthetic io and trim phases run as workers; expected phase io (source synthetic) or trim\n",
                     index + made + 1);
             rc = EXIT_BAD_INPUT;
             made++;

@@ -153,7 +153,8 @@ static void trim_next(ssdlab_request *r, void *ctx)
     workload *w = ctx;
     if (r->finish) w->completed++;
     if (w->trim_next >= w->trim_end) {
-        sim_request_stop(w->s);
+        /* a worker stops the run only when the last of its group is done */
+        if (!w->group_active || --*w->group_active == 0) sim_request_stop(w->s);
         return;
     }
     uint64_t n = w->trim_end - w->trim_next;
@@ -231,7 +232,8 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     if (!size) size = cap - start;
     if (w->kind == PHASE_TRIM) {
         uint64_t unit = ssd_params_of(d)->unit, chunk = cfg_uint(c, "workload.trim_chunk");
-        w->trim_chunk = chunk ? chunk : (UINT32_MAX / unit) * unit; /* a command covers under 4 GiB */
+        uint64_t most = (UINT32_MAX / unit) * unit; /* a command covers under 4 GiB */
+        w->trim_chunk = chunk && chunk < most ? chunk : most;
         w->trim_start = w->trim_next = start;
         w->trim_end = start + size;
         return w;
@@ -304,12 +306,18 @@ void workload_precondition(workload *w)
     ssd_precondition(w->d, over, sim_rng(w->s, "precondition"));
 }
 
-bool workload_can_join(const workload *w) { return w->kind == PHASE_IO && !w->trace; }
+bool workload_can_join(const workload *w) { return (w->kind == PHASE_IO || w->kind == PHASE_TRIM) && !w->trace; }
 
 void workload_join(workload *w, int *active) { w->group_active = active; }
 
 void workload_start(workload *w)
 {
+    if (w->kind == PHASE_TRIM) { /* TRIMs alongside other workers (a file deleted while others are read) */
+        w->measure_start = sim_now(w->s);
+        w->trim_req.finish = 0;
+        trim_next(&w->trim_req, w);
+        return;
+    }
     w->measuring = w->warmup == 0;
     w->measure_start = sim_now(w->s);
     if (w->measuring && w->duration) w->stop_at = w->measure_start + w->duration;

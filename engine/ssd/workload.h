@@ -25,7 +25,7 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
 void workload_free(workload *w);
 /* Brings the drive to the configured starting state (fast path). */
 void workload_precondition(workload *w);
-/* Workers: synthetic io sources that run together (phases marked
+/* Workers: synthetic io and trim phases that run together (phases marked
  * workload.with_previous). Each joins a shared count of active workers
  * and is started; the simulation stops when the last one finishes. */
 bool workload_can_join(const workload *w);

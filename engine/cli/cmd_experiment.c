@@ -1,0 +1,237 @@
+/* ssdlab experiment NAME -d DRIVE: every test of an experiment (a folder of
+ * workload files, e.g. experiments/review/P1.yaml .. P11.yaml) run on one
+ * drive, each into DIR/TEST.h5 with its log and its plot. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "runner.h"
+
+#ifndef SSDLAB_EXPERIMENTS_DIR
+#define SSDLAB_EXPERIMENTS_DIR "experiments"
+#endif
+
+static const char help[] =
+    "Usage: ssdlab experiment NAME -d DRIVE [--only TEST,...] [-o DIR] [--set KEY=VALUE]... [--seed N] [--no-plots]\n\n"
+    "Runs every test of an experiment on a drive: NAME is a folder of workload files\n"
+    "(experiments/NAME/, e.g. 'review': the reviewers' protocol P1..P11), or a path\n"
+    "to one. Each test writes DIR/TEST.h5, DIR/TEST.log and, when the test names a\n"
+    "plot (experiment.plot), DIR/TEST.png. DIR defaults to results/NAME-DRIVE.\n\n"
+    "Options:\n"
+    "  -d, --drive DRIVE    drive file, or a preset's name (models/drives/NAME.yaml)\n"
+    "      --only LIST      only these tests, e.g. --only P7,P9\n"
+    "  -o, --output DIR     where the results go\n"
+    "      --set KEY=VALUE  override a key in every test (repeatable)\n"
+    "      --seed N         set sim.seed\n"
+    "      --no-plots       skip the plots\n"
+    "  -h, --help           this help\n";
+
+enum { MAX_TESTS = 64 };
+
+typedef struct experiment {
+    char dir[4096];              /* the folder of test files */
+    char *tests[MAX_TESTS];      /* test names (file names without .yaml), in natural order */
+    int count;
+} experiment;
+
+/* P2 before P10: compare the digits as numbers. */
+static int natural_compare(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    size_t px = strcspn(x, "0123456789"), py = strcspn(y, "0123456789");
+    if (px == py && !strncmp(x, y, px) && x[px] && y[py]) {
+        long nx = strtol(x + px, NULL, 10), ny = strtol(y + py, NULL, 10);
+        if (nx != ny) return nx < ny ? -1 : 1;
+    }
+    return strcmp(x, y);
+}
+
+static int find_tests(experiment *e, const char *name)
+{
+    struct stat st;
+    if (stat(name, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(e->dir, sizeof e->dir, "%s", name);
+    else snprintf(e->dir, sizeof e->dir, "%s/%s", SSDLAB_EXPERIMENTS_DIR, name);
+    DIR *d = opendir(e->dir);
+    if (!d) {
+        fprintf(stderr, "ssdlab experiment: '%s': no such experiment (%s: %s); expected a folder of test files such as 'review'\n",
+                name, e->dir, strerror(errno));
+        return -1;
+    }
+    struct dirent *ent;
+    while ((ent = readdir(d)) && e->count < MAX_TESTS) {
+        size_t n = strlen(ent->d_name);
+        if (n > 5 && !strcmp(ent->d_name + n - 5, ".yaml")) e->tests[e->count++] = strndup(ent->d_name, n - 5);
+    }
+    closedir(d);
+    qsort(e->tests, (size_t)e->count, sizeof *e->tests, natural_compare);
+    if (!e->count) fprintf(stderr, "ssdlab experiment: %s holds no test (*.yaml); expected workload files\n", e->dir);
+    return e->count ? 0 : -1;
+}
+
+static bool selected(const char *only, const char *test)
+{
+    if (!only) return true;
+    size_t n = strlen(test);
+    for (const char *p = only; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, test, n)) return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+/* Every name in --only must be a test of the experiment. */
+static int check_only(const experiment *e, const char *only)
+{
+    if (!only) return 0;
+    for (const char *p = only; *p;) {
+        size_t len = strcspn(p, ",");
+        bool found = false;
+        for (int i = 0; i < e->count; i++) found |= strlen(e->tests[i]) == len && !strncmp(p, e->tests[i], len);
+        if (!found) {
+            fprintf(stderr, "ssdlab experiment: --only: '%.*s' is not a test of %s; expected names such as '%s'\n", (int)len, p,
+                    e->dir, e->tests[0]);
+            return -1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+typedef struct experiment_args {
+    cli_config_args config;
+    const char *only, *output;
+    bool plots;
+} experiment_args;
+
+/* One test: its configuration, its run with the log in DIR/TEST.log, its plot. */
+static int run_test(const experiment *e, const char *test, const experiment_args *a, const char *out_dir, int argc,
+                    char **argv)
+{
+    char workload[4200], result[4200], logpath[4200], png[4200];
+    snprintf(workload, sizeof workload, "%s/%s.yaml", e->dir, test);
+    snprintf(result, sizeof result, "%s/%s.h5", out_dir, test);
+    snprintf(logpath, sizeof logpath, "%s/%s.log", out_dir, test);
+    snprintf(png, sizeof png, "%s/%s.png", out_dir, test);
+    cli_config_args args = a->config;
+    args.workload = workload;
+    cfg **phases = NULL;
+    size_t count = 0;
+    cfg *c = cli_load_config_phases(&args, &phases, &count);
+    if (!c) return EXIT_BAD_INPUT;
+    FILE *log = fopen(logpath, "w");
+    if (!log) {
+        fprintf(stderr, "ssdlab experiment: cannot write '%s': %s\n", logpath, strerror(errno));
+        cli_free_phases(phases, count);
+        cfg_free(c);
+        return EXIT_FAILED;
+    }
+    printf("%-4s %-70s ", test, cfg_str(c, "experiment.description"));
+    fflush(stdout);
+    double t0 = cli_wall_seconds();
+    run_request rq = {.config = c, .phases = phases, .phase_count = count, .drive_label = a->config.drive, .output = result,
+                      .progress = true, .argc = argc, .argv = argv, .log = log};
+    int rc = runner_run(&rq);
+    fclose(log);
+    printf("%7.1f s  %s\n", cli_wall_seconds() - t0, rc == EXIT_OK ? result : "failed (see the log)");
+    const char *plot = cfg_str(c, "experiment.plot");
+    if (rc == EXIT_OK && a->plots && strcmp(plot, "none") != 0 && cli_plot(plot, result, png) != 0)
+        fprintf(stderr, "ssdlab experiment: %s: the plot failed; the result is kept\n", test);
+    cli_free_phases(phases, count);
+    cfg_free(c);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, experiment_args *a)
+{
+    static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"only", required_argument, NULL, OPT_ONLY},
+                                         {"output", required_argument, NULL, 'o'}, {"no-plots", no_argument, NULL, OPT_NO_PLOTS},
+                                         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int opt;
+    a->plots = true;
+    while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
+        if (opt == 'w') return cli_usage_error("experiment", "-w: the experiment's tests are its workloads");
+        if (cli_config_option(&a->config, opt, optarg)) continue;
+        if (opt == OPT_ONLY) a->only = optarg;
+        else if (opt == 'o') a->output = optarg;
+        else if (opt == OPT_NO_PLOTS) a->plots = false;
+        else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
+        else return cli_usage_error("experiment", "bad option");
+    }
+    if (optind != argc - 1) return cli_usage_error("experiment", "expected one experiment name, e.g. 'review'");
+    if (!a->config.drive) return cli_usage_error("experiment", "-d DRIVE is required");
+    return -1;
+}
+
+/* results/NAME-DRIVE, with the drive's file name stripped of folders and .yaml */
+static void default_dir(char *out, size_t len, const char *name, const char *drive)
+{
+    const char *base = strrchr(drive, '/') ? strrchr(drive, '/') + 1 : drive, *ename = strrchr(name, '/');
+    ename = ename && ename[1] ? ename + 1 : name;
+    size_t n = strlen(base);
+    if (n > 5 && !strcmp(base + n - 5, ".yaml")) n -= 5;
+    snprintf(out, len, "results/%s-%.*s", ename, (int)n, base);
+}
+
+static int make_dirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(buf, 0777);
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST) {
+        fprintf(stderr, "ssdlab experiment: cannot create '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int experiment_run(const char *name, const cli_config_args *config, const char *only, const char *out_dir, bool plots,
+                   int argc, char **argv)
+{
+    experiment e = {0};
+    experiment_args a = {.config = *config, .only = only, .plots = plots};
+    int rc = find_tests(&e, name) || check_only(&e, only) ? EXIT_BAD_INPUT : -1;
+    if (rc < 0) rc = make_dirs(out_dir) ? EXIT_FAILED : -1;
+    if (rc < 0) {
+        printf("experiment %s on %s: results in %s/\n", e.dir, config->drive, out_dir);
+        double t0 = cli_wall_seconds();
+        int failed = 0;
+        for (int i = 0; i < e.count && !runner_interrupted(); i++) {
+            if (!selected(only, e.tests[i])) continue;
+            int t = run_test(&e, e.tests[i], &a, out_dir, argc, argv);
+            failed += t != EXIT_OK;
+            if (t == EXIT_BAD_INPUT) { /* a broken test file or drive: the others would fail alike */
+                rc = t;
+                break;
+            }
+        }
+        printf("experiment: %.1f s of wall time, %d test%s failed\n", cli_wall_seconds() - t0, failed, failed == 1 ? "" : "s");
+        if (rc < 0) rc = runner_interrupted() ? EXIT_INTERRUPTED : failed ? EXIT_FAILED : EXIT_OK;
+    }
+    for (int i = 0; i < e.count; i++) free(e.tests[i]);
+    return rc;
+}
+
+int cmd_experiment(int argc, char **argv)
+{
+    experiment_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc < 0) {
+        char out_dir[4096];
+        if (a.output) snprintf(out_dir, sizeof out_dir, "%s", a.output);
+        else default_dir(out_dir, sizeof out_dir, argv[optind], a.config.drive);
+        rc = experiment_run(argv[optind], &a.config, a.only, out_dir, a.plots, argc, argv);
+    }
+    cli_config_args_free(&a.config);
+    return rc;
+}

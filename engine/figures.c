@@ -1,0 +1,176 @@
+#include "figures.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_sort.h>
+
+/* The time series of one phase: the intervals that end inside it. */
+typedef struct span {
+    const ssd_interval *rows;
+    size_t n;
+    double interval_s;
+} span;
+
+static int find_phase(const figure_input *in, const char *phase, size_t *index)
+{
+    for (size_t i = 0; i < in->phase_count; i++)
+        if (!strcmp(in->phases[i].name, phase)) {
+            *index = i;
+            return 0;
+        }
+    return -1;
+}
+
+static span phase_span(const figure_input *in, const phase_summary *p)
+{
+    span s = {NULL, 0, 0};
+    double start = p->start_s, end = p->start_s + p->sim_time_s;
+    for (size_t i = 0; i < in->series_count; i++) {
+        double t = in->series[i].end_s;
+        if (t > start + 1e-9 && t <= end + 1e-9) {
+            if (!s.rows) s.rows = &in->series[i];
+            s.n++;
+        }
+    }
+    if (in->series_count > 1) s.interval_s = in->series[1].end_s - in->series[0].end_s;
+    return s;
+}
+
+static double mean_write(const span *s, size_t from, size_t n)
+{
+    double sum = 0;
+    for (size_t i = from; i < from + n; i++) sum += s->rows[i].write_mib_per_s;
+    return n ? sum / (double)n : 0;
+}
+
+/* The cliff: the first interval from which the write speed over the next
+ * 5 seconds averages below 60 % of the speed at the start (the median of
+ * the first second). Pauses count: folding makes the speed come in bursts. */
+static long find_cliff(const span *s, double *start_speed)
+{
+    size_t window = 5 * (size_t)fmax(1, round(1.0 / s->interval_s)), head = window / 5;
+    if (s->n < window + 2) return -1;
+    double first[64];
+    size_t h = head < 64 ? head : 64;
+    for (size_t i = 0; i < h; i++) first[i] = s->rows[i].write_mib_per_s;
+    gsl_sort(first, 1, h);
+    *start_speed = gsl_stats_median_from_sorted_data(first, 1, h);
+    for (size_t k = 1; k + window <= s->n; k++)
+        if (s->rows[k].write_mib_per_s < 0.6 * *start_speed && mean_write(s, k, window) < 0.6 * *start_speed) return (long)k;
+    return -1;
+}
+
+/* Host GiB written in the phase up to the end of interval k - 1. */
+static double written_before(const span *s, const phase_summary *p, long k)
+{
+    double at_start = s->rows[0].host_gib_written - s->rows[0].write_mib_per_s * s->interval_s / 1024.0;
+    (void)p;
+    return s->rows[k - 1].host_gib_written - at_start;
+}
+
+/* The lowest 30-second moving average of the write speed. */
+static double floor_speed(const span *s)
+{
+    size_t n = (size_t)fmax(1, round(30.0 / s->interval_s));
+    if (s->n < n) n = s->n;
+    double sum = 0, low = INFINITY;
+    for (size_t i = 0; i < s->n; i++) {
+        sum += s->rows[i].write_mib_per_s;
+        if (i >= n) sum -= s->rows[i - n].write_mib_per_s;
+        if (i + 1 >= n && sum / (double)n < low) low = sum / (double)n;
+    }
+    return low;
+}
+
+/* Seconds of the phase in which reads ran below a tenth of their median speed. */
+static double stall_seconds(const span *s)
+{
+    double *speeds = malloc(s->n * sizeof *speeds), t = 0;
+    if (!speeds) return NAN;
+    for (size_t i = 0; i < s->n; i++) speeds[i] = s->rows[i].read_mib_per_s;
+    gsl_sort(speeds, 1, s->n);
+    double median = gsl_stats_median_from_sorted_data(speeds, 1, s->n);
+    free(speeds);
+    for (size_t i = 0; i < s->n; i++)
+        if (s->rows[i].read_mib_per_s < 0.1 * median) t += s->interval_s;
+    return t;
+}
+
+/* Seconds from the phase's start until the SLC cache is as empty as it gets. */
+static double fold_seconds(const span *s, const phase_summary *p)
+{
+    double low = INFINITY, at = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->rows[i].slc_gib < low - 1e-9) {
+            low = s->rows[i].slc_gib;
+            at = s->rows[i].end_s - p->start_s;
+        }
+    return at;
+}
+
+/* The lowest 1-second average of the read speed over its median. */
+static double read_dip(const span *s)
+{
+    size_t n = (size_t)fmax(1, round(1.0 / s->interval_s));
+    double *avg = malloc(s->n * sizeof *avg), sum = 0, low = INFINITY;
+    if (!avg || s->n < n) return free(avg), NAN;
+    size_t m = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        sum += s->rows[i].read_mib_per_s;
+        if (i >= n) sum -= s->rows[i - n].read_mib_per_s;
+        if (i + 1 >= n) avg[m++] = sum / (double)n;
+    }
+    for (size_t i = 0; i < m; i++) low = fmin(low, avg[i]);
+    gsl_sort(avg, 1, m);
+    double median = gsl_stats_median_from_sorted_data(avg, 1, m);
+    free(avg);
+    return median > 0 ? low / median : NAN;
+}
+
+const char *const figure_names[] = {"mib_s",          "read_mib_s",        "write_mib_s",         "iops",
+                                    "read_lat_us",    "full_speed_gib",    "cache_mib_s",         "after_cliff_mib_s",
+                                    "after_cliff_60s_mib_s", "cliff_drop", "written_gib",         "floor_mib_s",
+                                    "stall_s",        "max_read_latency_ms", "read_dip",          "fold_s",
+                                    NULL};
+
+int figure_compute(const figure_input *in, const char *name, const char *phase, double *value, char *err, size_t errlen)
+{
+    size_t i;
+    if (find_phase(in, phase, &i)) return snprintf(err, errlen, "no phase named '%s' in the result", phase), -1;
+    const phase_summary *p = &in->phases[i];
+    span s = phase_span(in, p);
+    double secs = p->sim_time_s > 0 ? p->sim_time_s : NAN;
+    if (!strcmp(name, "mib_s")) return *value = p->mib_per_s, 0;
+    if (!strcmp(name, "read_mib_s")) return *value = (double)p->bytes_read / secs / 1048576.0, 0;
+    if (!strcmp(name, "write_mib_s")) return *value = (double)p->bytes_written / secs / 1048576.0, 0;
+    if (!strcmp(name, "iops")) return *value = p->iops, 0;
+    if (!strcmp(name, "read_lat_us")) return *value = p->read_lat_us[LAT_MEAN], 0;
+    if (!strcmp(name, "written_gib")) return *value = (double)p->bytes_written / 1073741824.0, 0;
+    if (!s.n) return snprintf(err, errlen, "phase '%s' has no time series", phase), -1;
+    if (!strcmp(name, "floor_mib_s")) return *value = floor_speed(&s), 0;
+    if (!strcmp(name, "stall_s")) return *value = stall_seconds(&s), 0;
+    if (!strcmp(name, "fold_s")) return *value = fold_seconds(&s, p), 0;
+    if (!strcmp(name, "read_dip")) return *value = read_dip(&s), 0;
+    if (!strcmp(name, "max_read_latency_ms")) {
+        double m = 0;
+        for (size_t k = 0; k < s.n; k++) m = fmax(m, s.rows[k].read_mean_latency_us / 1000.0);
+        return *value = m, 0;
+    }
+    double start = 0;
+    long k = find_cliff(&s, &start);
+    if (k < 0) return snprintf(err, errlen, "the write speed of phase '%s' never falls below 60 %% of its start", phase), -1;
+    if (!strcmp(name, "full_speed_gib")) return *value = written_before(&s, p, k), 0;
+    if (!strcmp(name, "cache_mib_s")) return *value = start, 0;
+    double after = mean_write(&s, (size_t)k, s.n - (size_t)k);
+    if (!strcmp(name, "after_cliff_mib_s")) return *value = after, 0;
+    if (!strcmp(name, "after_cliff_60s_mib_s")) {
+        size_t n = (size_t)fmax(1, round(60.0 / s.interval_s));
+        return *value = mean_write(&s, (size_t)k, n < s.n - (size_t)k ? n : s.n - (size_t)k), 0;
+    }
+    if (!strcmp(name, "cliff_drop")) return *value = after > 0 ? start / after : INFINITY, 0;
+    return snprintf(err, errlen, "no figure named '%s'", name), -1;
+}

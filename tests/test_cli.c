@@ -338,6 +338,83 @@ Test(cli, progress_line_only_on_a_terminal)
     cr_assert(pct >= 0 && pct <= 100 && strstr(line, "M I/O/s  ETA "), "%s", line);
 }
 
+/* Sequential read-ahead: at queue depth 1, 256 KiB reads find their data
+ * fetched already and run at the SATA link's payload rate (6 Gb/s, 8b/10b,
+ * 92 % protocol efficiency: 526.4 MiB/s, less a few microseconds of firmware
+ * per request); without it each read waits for the flash. */
+Test(cli, read_ahead_feeds_a_sequential_reader)
+{
+    const char *base = "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
+                       "--set workload.pattern=sequential --set workload.block_size=256KiB --set workload.queue_depth=1 "
+                       "--set workload.requests=4000";
+    char args[1024];
+    double with, without;
+    snprintf(args, sizeof args, "%s --set controller.read_ahead=1MiB", base);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert_eq(sscanf(strstr(o->out, "  read ") + 7, "%*u requests %*f IOPS %lf", &with), 1, "%s", o->out);
+    o = run(base);
+    cr_assert_eq(sscanf(strstr(o->out, "  read ") + 7, "%*u requests %*f IOPS %lf", &without), 1, "%s", o->out);
+    double link = 6e9 * 0.8 * 0.92 / 8 / 1048576;
+    cr_assert(with > 0.96 * link && with < link, "with read-ahead: %g MiB/s, link %g", with, link);
+    cr_assert(without < 0.6 * link, "without: %g MiB/s", without);
+}
+
+/* A TR200 shrunk to 7 GB (dies of 1 GiB): small enough for a test. */
+#define SMALL_TR200 "-d toshiba-tr200-240 --set nand.die_capacity=1GiB --set nand.blocks_per_plane=48 --set drive.user_capacity=7GB"
+
+/* experiment runs the chosen tests of an experiment, each into its own
+ * result and log; a test that is not there is bad input. */
+Test(cli, experiment_runs_selected_tests)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[1024], path[1100];
+    snprintf(args, sizeof args, "experiment review " SMALL_TR200 " --only P11 --no-plots -o %s/out", dir);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "P11  CrystalDiskMark style") && strstr(o->out, "0 tests failed"), "%s", o->out);
+    snprintf(path, sizeof path, "%s/out/P11.h5", dir);
+    cr_assert_eq(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/out/P1.h5", dir);
+    cr_assert_neq(access(path, F_OK), 0, "only the tests asked for");
+    char log[65536];
+    snprintf(path, sizeof path, "%s/out/P11.log", dir);
+    slurp(path, log, sizeof log);
+    cr_assert(strstr(log, "phase 5 of 6 (4K read Q1): io"), "%s", log);
+    snprintf(args, sizeof args, "experiment review " SMALL_TR200 " --only P11,P99 -o %s/out", dir);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "--only: 'P99' is not a test of"), "%s", o->err);
+    o = run("experiment nonesuch -d toshiba-tr200-240");
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "'nonesuch': no such experiment"), "%s", o->err);
+
+    /* validate: one figure that holds, one that cannot; then again from the results */
+    snprintf(path, sizeof path, "%s/targets.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("targets:\n"
+          "  - {drive: toshiba-tr200-240, label: fast enough, test: P11, phase: 4K read Q1, figure: read_mib_s, check: above, measured: 1, unit: MiB/s, source: test}\n"
+          "  - {drive: toshiba-tr200-240, label: impossible, test: P11, phase: 4K read Q1, figure: read_mib_s, check: relative, measured: 1e9, tolerance: 10%, unit: MiB/s, source: test}\n",
+          f);
+    fclose(f);
+    snprintf(args, sizeof args, "validate --targets %s -o %s/val " SMALL_TR200 "", path, dir);
+    o = run(args);
+    cr_assert_eq(o->status, 1, "%s %s", o->out, o->err);
+    cr_assert(strstr(o->out, "validate: 1 figure passed, 1 failed"), "%s", o->out);
+    cr_assert(strstr(o->out, "fast enough") && strstr(o->out, " pass\n") && strstr(o->out, " FAIL\n"), "%s", o->out);
+    snprintf(args, sizeof args, "validate --targets %s -o %s/val --reuse " SMALL_TR200 "", path, dir);
+    o = run(args);
+    cr_assert_eq(o->status, 1);
+    cr_assert(!strstr(o->out, "experiment ") && strstr(o->out, "1 figure passed, 1 failed"), "--reuse runs nothing: %s", o->out);
+    snprintf(args, sizeof args, "validate --targets %s -d crucial-bx200-240", path);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "-d crucial-bx200-240: no figure of that drive"), "%s", o->err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+}
+
 /* Runs the example drive, shrunk to 10 GB and empty, into DIR/NAME.h5. */
 static void small_result(const char *dir, const char *name, const char *extra)
 {

@@ -68,6 +68,8 @@ const cfg_key ssd_config_keys[] = {
     {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
     {"controller.flush", CFG_ENUM, NULL, "full", NULL, NULL, "full|idle",
      "When buffered writes are programmed: once a program unit is full; or also, padded, when the drive falls idle (data leaves the buffer sooner, at the cost of padding)."},
+    {"controller.read_ahead", CFG_SIZE, "KiB", "0B", "0B", "64MiB", NULL,
+     "Sequential read-ahead: a read that starts where the last one ended has this much data after it fetched into the read cache (at least twice this is kept); 0 means none."},
     {"controller.read_cache", CFG_SIZE, "MiB", "0B", "0B", "64GiB", NULL,
      "DRAM read cache of recently read mapping units (8-way set associative, LRU); 0 means none."},
     {"controller.scheduler", CFG_ENUM, NULL, "read-first", NULL, NULL, "read-first|fifo",
@@ -238,6 +240,9 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
     p->write_buffer = cfg_uint(c, "controller.write_buffer");
     p->read_cache = cfg_uint(c, "controller.read_cache");
+    p->read_ahead_units = (uint32_t)(cfg_uint(c, "controller.read_ahead") / cfg_uint(c, "ftl.mapping_unit"));
+    if (p->read_ahead_units && p->read_cache < 2 * cfg_uint(c, "controller.read_ahead"))
+        p->read_cache = 2 * cfg_uint(c, "controller.read_ahead"); /* room for what is read ahead */
     p->flush_on_idle = strcmp(cfg_str(c, "controller.flush"), "idle") == 0;
     p->scheduler = policy_index(scheduler_names, cfg_str(c, "controller.scheduler"));
     const char *trim = cfg_str(c, "controller.trim_mode");

@@ -106,12 +106,14 @@ void retry_stalled(ssd *d)
     }
 }
 
-static void start_read(ssd *d, ssdlab_request *r)
+/* Asks the flash for units [lpn0, lpn0 + n) that are in flash and not in
+ * the read cache, a page's run per transaction: for the request r, or, with
+ * r NULL, ahead of a sequential reader (the data goes to the cache).
+ * Returns the transactions issued. */
+static uint32_t read_units(ssd *d, ssdlab_request *r, uint32_t lpn0, uint32_t n)
 {
-    uint32_t n = units_of(d, r), lpn0 = first_unit(d, r);
-    uint32_t upp = d->p.units_per_page;
+    uint32_t upp = d->p.units_per_page, issued = 0;
     txn *open = NULL;
-    r->pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ppa = ftl_lookup(&d->f, lpn0 + i);
         /* Never written, trimmed (even if not yet processed), or still in
@@ -119,7 +121,7 @@ static void start_read(ssd *d, ssdlab_request *r)
         if (ppa == FTL_NONE || ftl_offset_of(&d->f, ppa) >= d->programmed[ftl_block_of(&d->f, ppa)]) continue;
         if (d->trim_pending_units && trim_is_pending(d, lpn0 + i)) continue;
         if (d->rcache.sets && readcache_lookup(&d->rcache, lpn0 + i)) {
-            d->rcache_hits++;
+            if (r) d->rcache_hits++;
             continue;
         }
         if (open && ppa == open->ppa + open->units && ppa / upp == open->ppa / upp) {
@@ -127,11 +129,35 @@ static void start_read(ssd *d, ssdlab_request *r)
             continue;
         }
         if (open) die_enqueue(d, open, CLASS_READ);
-        open = new_txn(d, TX_READ, ftl_die_of(&d->f, ppa), ppa, 1);
+        open = new_txn(d, r ? TX_READ : TX_PREFETCH, ftl_die_of(&d->f, ppa), ppa, 1);
         open->req = r;
-        r->pending++;
+        issued++;
     }
     if (open) die_enqueue(d, open, CLASS_READ);
+    return issued;
+}
+
+/* Sequential read-ahead (controller.read_ahead): a read that starts where
+ * the last one ended has the next read_ahead bytes fetched into the read
+ * cache, so a reader at queue depth 1 finds its next request waiting. */
+static void read_ahead(ssd *d, uint32_t lpn0, uint32_t n)
+{
+    bool sequential = lpn0 == d->read_end;
+    d->read_end = lpn0 + n;
+    if (!d->p.read_ahead_units || !sequential) return;
+    uint32_t from = d->prefetched_to > d->read_end ? d->prefetched_to : d->read_end;
+    uint64_t to = (uint64_t)d->read_end + d->p.read_ahead_units;
+    if (to > d->p.logical_units) to = d->p.logical_units;
+    if (from >= to) return;
+    read_units(d, NULL, from, (uint32_t)(to - from));
+    d->prefetched_to = (uint32_t)to;
+}
+
+static void start_read(ssd *d, ssdlab_request *r)
+{
+    uint32_t n = units_of(d, r), lpn0 = first_unit(d, r);
+    r->pending = read_units(d, r, lpn0, n);
+    read_ahead(d, lpn0, n);
     if (!r->pending) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
 }
 

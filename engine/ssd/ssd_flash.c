@@ -176,6 +176,7 @@ void die_kick(ssd *d, uint32_t die)
     switch (t->kind) {
     case TX_MAP_READ:
     case TX_READ:
+    case TX_PREFETCH:
     case TX_RMW_READ:
     case TX_GC_READ: {
         sim_time_t tr = (sim_time_t)((double)read_time(d, t->ppa) * slow);
@@ -206,6 +207,7 @@ void die_kick(ssd *d, uint32_t die)
         run_long_op(d, ds, t, now + te, d->on_erase_done);
         break;
     }
+    default: ssdlab_internal_error("die %u: transaction of unknown kind %d", die, t->kind);
     }
 }
 
@@ -337,7 +339,9 @@ void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
     if (d->rcache.sets)
         for (uint32_t k = 0; k < t->units; k++)
             if (d->f.p2l[t->ppa + k] != FTL_NONE) readcache_insert(&d->rcache, d->f.p2l[t->ppa + k]);
+    bool prefetch = t->kind == TX_PREFETCH;
     free_txn(d, t);
+    if (prefetch) return; /* read ahead: the data waits in the cache */
     if (--r->pending == 0) complete_at(d, r, link_transfer(d, LINK_TO_HOST, r->bytes));
     (void)s;
 }

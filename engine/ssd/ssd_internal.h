@@ -17,7 +17,7 @@ enum { CLASS_READ, CLASS_PROGRAM, CLASS_ERASE, CLASSES };
 enum { LINK_TO_HOST, LINK_TO_DEVICE };
 enum { GC_READ_WINDOW = 8 };
 
-typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_RMW_READ } txn_kind;
+typedef enum txn_kind { TX_READ, TX_GC_READ, TX_PROGRAM, TX_ERASE, TX_MAP_READ, TX_RMW_READ, TX_PREFETCH } txn_kind;
 
 typedef struct txn {
     struct txn *next;
@@ -85,6 +85,8 @@ struct ssd {
     power_model power;
     readcache rcache;
     uint64_t rcache_hits;
+    uint32_t read_end;      /* the unit after the last host read: a read starting there is sequential */
+    uint32_t prefetched_to; /* read-ahead has asked the flash for units below this */
     /* cached mapping (DFTL) */
     mapcache map;
     uint64_t map_misses, map_programs;

@@ -1,0 +1,172 @@
+/* Figures of merit on hand-made results with known answers, the checks of
+ * a target, and the bundled targets file: every target names a preset, a
+ * test and a phase that exist. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "figures.h"
+#include "validation.h"
+
+/* An idle phase of 10 s, then a fill phase: 10 s at 500 MiB/s, then 20 s
+ * at 100 MiB/s; 1 s intervals. Reads run at 200 MiB/s but stop for 3 s. */
+typedef struct made {
+    phase_summary phases[2];
+    ssd_interval rows[40];
+    figure_input in;
+} made;
+
+static void make(made *m)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->phases[0].name, sizeof m->phases[0].name, "idle");
+    m->phases[0].sim_time_s = 10;
+    snprintf(m->phases[1].name, sizeof m->phases[1].name, "fill");
+    m->phases[1].start_s = 10;
+    m->phases[1].sim_time_s = 30;
+    m->phases[1].bytes_written = (uint64_t)(10 * 500 + 20 * 100) << 20;
+    double gib = 0;
+    for (int i = 0; i < 40; i++) {
+        ssd_interval *r = &m->rows[i];
+        r->end_s = i + 1;
+        r->write_mib_per_s = i < 10 ? 0 : i < 20 ? 500 : 100;
+        gib += r->write_mib_per_s / 1024.0;
+        r->host_gib_written = gib;
+        r->read_mib_per_s = i >= 25 && i < 28 ? 0 : 200;
+        r->read_mean_latency_us = i == 28 ? 45000 : 300;
+        r->slc_gib = fmax(0.5, 4 - 0.25 * fmax(0, i - 10));
+    }
+    m->in = (figure_input){m->phases, 2, m->rows, 40};
+}
+
+static double fig(const made *m, const char *name, const char *phase)
+{
+    double v = NAN;
+    char err[256];
+    cr_assert_eq(figure_compute(&m->in, name, phase, &v, err, sizeof err), 0, "%s: %s", name, err);
+    return v;
+}
+
+Test(figures, cliff_of_a_fill)
+{
+    made m;
+    make(&m);
+    cr_assert_float_eq(fig(&m, "full_speed_gib", "fill"), 10 * 500 / 1024.0, 1e-9);
+    cr_assert_float_eq(fig(&m, "cache_mib_s", "fill"), 500, 1e-9);
+    cr_assert_float_eq(fig(&m, "after_cliff_mib_s", "fill"), 100, 1e-9);
+    cr_assert_float_eq(fig(&m, "cliff_drop", "fill"), 5, 1e-9);
+    cr_assert_float_eq(fig(&m, "after_cliff_60s_mib_s", "fill"), 100, 1e-9, "fewer than 60 s left: the rest");
+    cr_assert_float_eq(fig(&m, "written_gib", "fill"), (10 * 500 + 20 * 100) / 1024.0, 1e-9);
+    cr_assert_float_eq(fig(&m, "write_mib_s", "fill"), (10 * 500 + 20 * 100) / 30.0, 1e-9);
+    /* a single 30 s window covers the whole phase */
+    cr_assert_float_eq(fig(&m, "floor_mib_s", "fill"), (10 * 500 + 20 * 100) / 30.0, 1e-9);
+}
+
+Test(figures, reads_around_a_stall)
+{
+    made m;
+    make(&m);
+    cr_assert_float_eq(fig(&m, "stall_s", "fill"), 3, 1e-9, "three intervals below a tenth of the median");
+    cr_assert_float_eq(fig(&m, "read_dip", "fill"), 0, 1e-9);
+    cr_assert_float_eq(fig(&m, "max_read_latency_ms", "fill"), 45, 1e-9);
+    /* the cache shrinks by 0.25 GiB a second from 4 GiB (at 10 s) and bottoms
+     * out at 0.5 GiB in the interval ending at 25 s, 15 s into the phase */
+    cr_assert_float_eq(fig(&m, "fold_s", "fill"), 15, 1e-9);
+}
+
+Test(figures, errors_name_what_is_missing)
+{
+    made m;
+    make(&m);
+    double v;
+    char err[256];
+    cr_assert_eq(figure_compute(&m.in, "mib_s", "no such phase", &v, err, sizeof err), -1);
+    cr_assert_str_eq(err, "no phase named 'no such phase' in the result");
+    for (int i = 0; i < 40; i++) m.rows[i].write_mib_per_s = 300;
+    cr_assert_eq(figure_compute(&m.in, "full_speed_gib", "fill", &v, err, sizeof err), -1);
+    cr_assert(strstr(err, "never falls below 60 %"), "%s", err);
+    cr_assert_eq(figure_compute(&m.in, "bogus", "fill", &v, err, sizeof err), -1);
+}
+
+Test(validation, checks)
+{
+    target t = {.check = CHECK_RELATIVE, .measured = 110, .tolerance = 0.15};
+    double e;
+    cr_assert(target_passes(&t, 126, &e));
+    cr_assert_float_eq(e, 16.0 / 110, 1e-12);
+    cr_assert_not(target_passes(&t, 127, &e));
+    cr_assert_not(target_passes(&t, NAN, &e));
+    t = (target){.check = CHECK_BELOW, .measured = 40};
+    cr_assert(target_passes(&t, 39.9, &e) && !target_passes(&t, 40, &e) && isnan(e));
+    t = (target){.check = CHECK_ABOVE, .measured = 5.6};
+    cr_assert(target_passes(&t, 5.7, &e) && !target_passes(&t, 5.6, &e));
+    t = (target){.check = CHECK_RANGE, .low = 765, .high = 1150};
+    cr_assert(target_passes(&t, 765, &e) && target_passes(&t, 1150, &e) && !target_passes(&t, 1151, &e));
+}
+
+/* Every figure a targets file may name is one figure_compute knows, and
+ * every figure it knows can be named. */
+Test(validation, figure_names_match_the_key)
+{
+    char path[] = "/tmp/ssdlab-targets-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    size_t n = 0;
+    for (const char *const *name = figure_names; *name; name++, n++) {
+        FILE *f = fopen(path, "w");
+        fprintf(f, "targets:\n  - {drive: d, test: P1, phase: p, figure: %s}\n", *name);
+        fclose(f);
+        target_list t;
+        cr_assert_eq(targets_load(&t, path), 0, "figure %s", *name);
+        cr_assert_str_eq(t.targets[0].figure, *name);
+        targets_free(&t);
+    }
+    cr_assert_eq(n, 16);
+    FILE *f = fopen(path, "w");
+    fputs("targets:\n  - {drive: d, test: P1, phase: p, figure: bogus}\n", f);
+    fclose(f);
+    target_list t;
+    cr_assert_eq(targets_load(&t, path), -1);
+    unlink(path);
+}
+
+/* The phase names of a test file, read as the workload loader reads them. */
+static bool test_has_phase(const char *test, const char *phase)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/experiments/review/%s.yaml", SOURCE_DIR, test);
+    cfg *c = cfg_create(ssdlab_schema());
+    cfg **items = NULL;
+    size_t n = 0;
+    cfg_load_file_with_list(c, path, "phases", "workload", &items, &n);
+    cr_assert_eq(cfg_error_count(c), 0, "%s: %s", path, cfg_errors(c));
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        found |= !strcmp(cfg_str(items[i], "workload.name"), phase);
+        cfg_free(items[i]);
+    }
+    free(items);
+    cfg_free(c);
+    return found;
+}
+
+Test(validation, bundled_targets_name_real_presets_tests_and_phases)
+{
+    target_list t;
+    cr_assert_eq(targets_load(&t, SOURCE_DIR "/experiments/validation/targets.yaml"), 0);
+    cr_assert_geq(t.count, 25);
+    for (size_t i = 0; i < t.count; i++) {
+        const target *g = &t.targets[i];
+        char path[512];
+        snprintf(path, sizeof path, "%s/models/drives/%s.yaml", SOURCE_DIR, g->drive);
+        cr_assert_eq(access(path, R_OK), 0, "target %zu: no preset %s", i + 1, path);
+        cr_assert(test_has_phase(g->test, g->phase), "target %zu: %s has no phase '%s'", i + 1, g->test, g->phase);
+        cr_assert(g->label[0] && g->source[0] && g->unit[0], "target %zu: label, unit and source", i + 1);
+        cr_assert(g->check == CHECK_RANGE ? g->low < g->high : g->measured > 0, "target %zu: its values", i + 1);
+        cr_assert(g->check != CHECK_RELATIVE || g->tolerance > 0, "target %zu: a tolerance", i + 1);
+    }
+    targets_free(&t);
+}

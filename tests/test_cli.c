@@ -381,7 +381,7 @@ Test(cli, experiment_runs_selected_tests)
     char log[65536];
     snprintf(path, sizeof path, "%s/out/P11.log", dir);
     slurp(path, log, sizeof log);
-    cr_assert(strstr(log, "phase 5 of 6 (4K read Q1): io"), "%s", log);
+    cr_assert(strstr(log, "phase 6 of 7 (4K read Q1): io"), "%s", log);
     snprintf(args, sizeof args, "experiment review " SMALL_TR200 " --only P11,P99 -o %s/out", dir);
     o = run(args);
     cr_assert_eq(o->status, 2);

@@ -20,7 +20,7 @@
 #endif
 
 static const char help[] =
-    "Usage: ssdlab validate [-d DRIVE]... [--targets FILE] [-o DIR] [--reuse] [--set KEY=VALUE]...\n\n"
+    "Usage: ssdlab validate [-d DRIVE]... [--targets FILE] [-o DIR] [--reuse | --no-run] [--set KEY=VALUE]...\n\n"
     "Runs, for each drive, the tests of experiments/review its measured figures need\n"
     "(experiments/validation/targets.yaml), then prints every figure: measured,\n"
     "simulated, error, tolerance, pass or fail. Exits 1 if any figure fails.\n\n"
@@ -29,6 +29,7 @@ static const char help[] =
     "      --targets FILE   the measured figures (default experiments/validation/targets.yaml)\n"
     "  -o, --output DIR     where the results go (default results/validate); DIR/DRIVE/TEST.h5\n"
     "      --reuse          use results already in DIR instead of running their tests again\n"
+    "      --no-run         run nothing: judge the results already in DIR (missing ones fail)\n"
     "      --set KEY=VALUE  override a key in every run (repeatable)\n"
     "  -h, --help           this help\n";
 
@@ -37,7 +38,7 @@ typedef struct validate_args {
     const char **drives;
     int drive_count;
     const char *targets, *output;
-    bool reuse;
+    bool reuse, no_run;
 } validate_args;
 
 static bool listed(const char *const *list, int n, const char *s)
@@ -129,7 +130,7 @@ static void check_drive(const target_list *t, const char *drive, const char *dir
 static int parse_args(int argc, char **argv, validate_args *a)
 {
     static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"targets", required_argument, NULL, OPT_TARGETS},
-                                         {"output", required_argument, NULL, 'o'}, {"reuse", no_argument, NULL, OPT_REUSE},
+                                         {"output", required_argument, NULL, 'o'}, {"reuse", no_argument, NULL, OPT_REUSE}, {"no-run", no_argument, NULL, OPT_NO_RUN},
                                          {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "d:c:o:h", opts, NULL)) != -1) {
@@ -142,6 +143,7 @@ static int parse_args(int argc, char **argv, validate_args *a)
         } else if (opt == OPT_TARGETS) a->targets = optarg;
         else if (opt == 'o') a->output = optarg;
         else if (opt == OPT_REUSE) a->reuse = true;
+        else if (opt == OPT_NO_RUN) a->no_run = true;
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("validate", "bad option");
     }
@@ -174,7 +176,7 @@ int cmd_validate(int argc, char **argv)
         done[ndone++] = drive;
         char dir[4096], only[1024];
         snprintf(dir, sizeof dir, "%s/%s", a.output ? a.output : "results/validate", drive);
-        if (tests_to_run(&t, drive, dir, a.reuse, only, sizeof only)) {
+        if (!a.no_run && tests_to_run(&t, drive, dir, a.reuse, only, sizeof only)) {
             cli_config_args config = a.config;
             config.drive = drive;
             int e = experiment_run("review", &config, only, dir, true, argc, argv);

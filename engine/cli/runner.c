@@ -229,7 +229,9 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
         *requests += r.requests;
         if (h5) {
             phase_summary row;
-            results_phase_row(d, &row, "workers", "io", sim_time_to_sec(start), r.seconds, cli_wall_seconds() - wall0);
+            const char *name = cfg_str(phases[0], "workload.name"); /* the group goes by its first worker's name */
+            results_phase_row(d, &row, name[0] ? name : "workers", "io", sim_time_to_sec(start), r.seconds,
+                              cli_wall_seconds() - wall0);
             results_add_phase(h5, d, &row, phases[0], base);
         }
     }

@@ -134,6 +134,8 @@ const cfg_key ssd_config_keys[] = {
      "Dynamic cache: share of the free flash (beyond the GC threshold) that may run in SLC mode, so the cache shrinks as the drive fills."},
     {"slc.when_full", CFG_ENUM, NULL, "direct", NULL, NULL, "direct|fold",
      "When the cache is full: write to native (TLC) blocks directly, or fold cached data into native blocks first and keep writing through the cache (foreground folding)."},
+    {"slc.fold_jobs", CFG_UINT, NULL, "0", "0", "4096", NULL,
+     "Foreground folding: at most this many dies fold at once, the dies taking turns (a firmware limit); 0 means every die."},
     {"slc.idle_fold_rate", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
      "Rate of folding SLC data into native blocks in idle time, for the whole drive; 0 means as fast as the dies allow."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
@@ -280,6 +282,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->slc = strcmp(slc, "static") == 0 ? SLC_STATIC : strcmp(slc, "dynamic") == 0 ? SLC_DYNAMIC : SLC_NONE;
     p->slc_dynamic_share = cfg_float(c, "slc.dynamic_share");
     p->slc_fold_when_full = strcmp(cfg_str(c, "slc.when_full"), "fold") == 0;
+    p->slc_fold_jobs = (uint32_t)cfg_uint(c, "slc.fold_jobs");
     p->slc_idle_fold_bytes_per_ns = (double)cfg_uint(c, "slc.idle_fold_rate") * 1e-9;
 
     if (p->page_size % p->unit)

@@ -50,6 +50,7 @@ typedef struct ssd_params {
     uint32_t scheduler;    /* index into scheduler_names (ssd_flash.c) */
     uint64_t read_cache;   /* bytes of DRAM read cache; 0 = none */
     uint32_t read_ahead_units; /* sequential read-ahead, in mapping units; 0 = none */
+    uint32_t slc_fold_jobs;    /* dies that fold at once in foreground folding; 0 = all */
     bool flush_on_idle;    /* program part-filled program units, padded, in idle time */
     trim_mode trim;
     double trim_ns_per_byte;  /* firmware work of trimming */

@@ -86,6 +86,7 @@ struct ssd {
     readcache rcache;
     uint64_t rcache_hits;
     uint32_t read_end;      /* the unit after the last host read: a read starting there is sequential */
+    uint32_t fold_cursor;   /* the die whose turn it is to fold next */
     uint32_t prefetched_to; /* read-ahead has asked the flash for units below this */
     /* cached mapping (DFTL) */
     mapcache map;

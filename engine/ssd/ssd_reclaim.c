@@ -35,10 +35,22 @@ void fold_start(ssd *d, uint32_t die, bool background)
     if (victim != FTL_NONE) start_job(d, die, victim, true, background);
 }
 
-/* Foreground folding: the cache is full and writes wait for it. */
+/* Foreground folding: the cache is full and writes wait for it. Firmware
+ * may fold on only so many dies at once (slc.fold_jobs); the dies take
+ * turns. */
 void start_folds(ssd *d)
 {
-    for (uint32_t die = 0; die < d->p.dies; die++) fold_start(d, die, false);
+    uint32_t limit = d->p.slc_fold_jobs ? d->p.slc_fold_jobs : d->p.dies, active = 0;
+    for (uint32_t die = 0; die < d->p.dies; die++) active += d->dies[die].gc_active && d->dies[die].gc_is_fold;
+    for (uint32_t k = 0; k < d->p.dies && active < limit; k++) {
+        uint32_t die = (d->fold_cursor + k) % d->p.dies;
+        if (d->dies[die].gc_active) continue;
+        fold_start(d, die, false);
+        if (d->dies[die].gc_active) {
+            active++;
+            d->fold_cursor = (die + 1) % d->p.dies;
+        }
+    }
 }
 
 /* The next piece of background work of an idle die: fold the SLC cache,

@@ -30,9 +30,9 @@ const cfg_key workload_config_keys[] = {
     {"workload.region_offset", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Start of the region accessed."},
     {"workload.region_size", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Size of the region accessed; 0 means up to the end of the drive."},
     {"workload.region_offset_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
-     "Start of the region as a share of the capacity; used instead of region_offset when above 0."},
+     "Start of the region as a share of the capacity (rounded down to whole MiB); used instead of region_offset when above 0."},
     {"workload.region_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
-     "Size of the region as a share of the capacity; used instead of region_size when above 0."},
+     "Size of the region as a share of the capacity (rounded down to whole MiB); used instead of region_size when above 0."},
     {"workload.requests", CFG_UINT, NULL, "1000000", "0", NULL, NULL, "Requests to complete, after any warm-up; 0 means no limit."},
     {"workload.duration", CFG_TIME, "s", "0s", NULL, NULL, NULL, "Simulated time to run for after the warm-up; 0 means no limit."},
     {"workload.warmup", CFG_UINT, NULL, "0", "0", NULL, NULL, "Requests completed and not measured first."},
@@ -219,10 +219,12 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     w->rate = cfg_float(c, "workload.rate");
     uint64_t cap = ssd_capacity(d);
     uint64_t start = cfg_uint(c, "workload.region_offset"), size = cfg_uint(c, "workload.region_size");
-    uint64_t unit = ssd_params_of(d)->unit;
     double offset_share = cfg_float(c, "workload.region_offset_share"), size_share = cfg_float(c, "workload.region_share");
-    if (offset_share > 0) start = (uint64_t)(offset_share * (double)cap) / unit * unit;
-    if (size_share > 0) size = (uint64_t)(size_share * (double)cap) / unit * unit;
+    /* shares of the capacity round down to whole MiB, which any request
+     * size up to 1 MiB divides, as a file system aligns files */
+    const uint64_t mib = UINT64_C(1) << 20;
+    if (offset_share > 0) start = (uint64_t)(offset_share * (double)cap) / mib * mib;
+    if (size_share > 0) size = (uint64_t)(size_share * (double)cap) / mib * mib;
     if (start >= cap || (size && size > cap - start)) {
         snprintf(err, errlen, "the region 'workload.region_offset' + 'workload.region_size' (%llu + %llu B) lies past the drive's %llu B",
                  (unsigned long long)start, (unsigned long long)size, (unsigned long long)cap);

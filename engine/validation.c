@@ -64,6 +64,7 @@ int targets_load(target_list *t, const char *path)
     t->file = cfg_create(targets_schema());
     if (!t->file) return -1;
     cfg_load_file_with_list(t->file, path, "targets", "target", &t->items, &t->count);
+    t->item_count = t->count;
     int errors = cfg_error_count(t->file);
     for (size_t i = 0; i < t->count; i++) errors += cfg_error_count(t->items[i]);
     for (size_t i = 0; i < t->count && !errors; i++)
@@ -87,7 +88,7 @@ int targets_load(target_list *t, const char *path)
 
 void targets_free(target_list *t)
 {
-    for (size_t i = 0; i < t->count; i++) cfg_free(t->items[i]);
+    for (size_t i = 0; i < t->item_count; i++) cfg_free(t->items[i]);
     free(t->items);
     free(t->targets);
     cfg_free(t->file);

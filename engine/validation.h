@@ -21,8 +21,9 @@ typedef struct target {
 typedef struct target_list {
     cfg *file;    /* owns the strings */
     cfg **items;
+    size_t item_count;
     target *targets;
-    size_t count;
+    size_t count; /* targets in use: a caller may keep only some */
 } target_list;
 
 /* Loads a targets file; on error prints every message and returns -1. */

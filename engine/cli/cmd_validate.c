@@ -30,6 +30,7 @@ static const char help[] =
     "  -o, --output DIR     where the results go (default results/validate); DIR/DRIVE/TEST.h5\n"
     "      --reuse          use results already in DIR instead of running their tests again\n"
     "      --no-run         run nothing: judge the results already in DIR (missing ones fail)\n"
+    "      --tests LIST     only the figures these tests measure, e.g. --tests P1,P9 (the CI's short validation)\n"
     "      --set KEY=VALUE  override a key in every run (repeatable)\n"
     "  -h, --help           this help\n";
 
@@ -37,7 +38,7 @@ typedef struct validate_args {
     cli_config_args config;
     const char **drives;
     int drive_count;
-    const char *targets, *output;
+    const char *targets, *output, *tests;
     bool reuse, no_run;
 } validate_args;
 
@@ -131,6 +132,7 @@ static int parse_args(int argc, char **argv, validate_args *a)
 {
     static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"targets", required_argument, NULL, OPT_TARGETS},
                                          {"output", required_argument, NULL, 'o'}, {"reuse", no_argument, NULL, OPT_REUSE}, {"no-run", no_argument, NULL, OPT_NO_RUN},
+                                         {"tests", required_argument, NULL, OPT_TESTS},
                                          {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "d:c:o:h", opts, NULL)) != -1) {
@@ -144,11 +146,30 @@ static int parse_args(int argc, char **argv, validate_args *a)
         else if (opt == 'o') a->output = optarg;
         else if (opt == OPT_REUSE) a->reuse = true;
         else if (opt == OPT_NO_RUN) a->no_run = true;
+        else if (opt == OPT_TESTS) a->tests = optarg;
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("validate", "bad option");
     }
     if (optind < argc) return cli_usage_error("validate", "unexpected argument '%s'", argv[optind]);
     return -1;
+}
+
+/* --tests: keeps the targets whose test is listed. */
+static void keep_tests(target_list *t, const char *tests)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const char *name = t->targets[i].test;
+        size_t n = strlen(name);
+        bool listed_test = false;
+        for (const char *p = tests; *p;) {
+            size_t len = strcspn(p, ",");
+            listed_test |= len == n && !strncmp(p, name, n);
+            p += len + (p[len] == ',');
+        }
+        if (listed_test) t->targets[kept++] = t->targets[i];
+    }
+    t->count = kept;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -158,6 +179,7 @@ int cmd_validate(int argc, char **argv)
     target_list t = {0};
     const char *targets = a.targets ? a.targets : SSDLAB_EXPERIMENTS_DIR "/validation/targets.yaml";
     if (rc < 0 && targets_load(&t, targets)) rc = EXIT_BAD_INPUT;
+    if (rc < 0 && a.tests) keep_tests(&t, a.tests);
     for (int i = 0; rc < 0 && i < a.drive_count; i++) {
         bool known = false;
         for (size_t k = 0; k < t.count; k++) known |= !strcmp(t.targets[k].drive, a.drives[i]);

@@ -209,6 +209,18 @@ static const char *scalar_text(const yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* Loads the file at `rel`, a path relative to the file being loaded. */
+static void load_relative(loader *L, const char *rel, const char *section)
+{
+    size_t n = strlen(L->dir) + strlen(rel) + 2;
+    char *path = malloc(n);
+    if (!path) return;
+    if (rel[0] == '/') snprintf(path, n, "%s", rel);
+    else snprintf(path, n, "%s/%s", L->dir, rel);
+    load_file(L->c, path, section);
+    free(path);
+}
+
 static void load_parts(loader *L, yaml_node_t *kn, yaml_node_t *parts)
 {
     if (parts->type != YAML_MAPPING_NODE) {
@@ -233,13 +245,7 @@ static void load_parts(loader *L, yaml_node_t *kn, yaml_node_t *parts)
             where_error(L, v ? v : k, key, "no file named", "a path relative to this file");
             continue;
         }
-        size_t n = strlen(L->dir) + strlen(rel) + 2;
-        char *path = malloc(n);
-        if (!path) continue;
-        if (rel[0] == '/') snprintf(path, n, "%s", rel);
-        else snprintf(path, n, "%s/%s", L->dir, rel);
-        load_file(L->c, path, section);
-        free(path);
+        load_relative(L, rel, section);
     }
 }
 
@@ -260,15 +266,9 @@ static void load_family(loader *L, yaml_node_t *kn, yaml_node_t *vn)
         where_error(L, vn, "family", "families nest more than 4 deep (a loop?)", "a family file that names no family of its own");
         return;
     }
-    size_t n = strlen(L->dir) + strlen(rel) + 2;
-    char *path = malloc(n);
-    if (!path) return;
-    if (rel[0] == '/') snprintf(path, n, "%s", rel);
-    else snprintf(path, n, "%s/%s", L->dir, rel);
     L->c->family_depth++;
-    load_file(L->c, path, NULL);
+    load_relative(L, rel, NULL);
     L->c->family_depth--;
-    free(path);
 }
 
 static void walk_mapping(loader *L, yaml_node_t *map, const char *prefix, int depth)

@@ -39,33 +39,24 @@ char *results_read_meta(const char *path, const char *attribute)
     return s;
 }
 
-int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len)
+/* Reads the 1-D dataset `name` of records of `type` (allocated into *rows,
+ * row_size bytes each; at most `most` rows). Returns 0 or -1. */
+static int read_records(hid_t file, const char *name, hid_t type, size_t row_size, hsize_t most, void **rows, size_t *count)
 {
     *rows = NULL;
     *count = 0;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) return -1;
     int rc = -1;
-    hid_t ds = H5Dopen2(file, "/summary", H5P_DEFAULT);
-    if (ds >= 0) {
-        hid_t space = H5Dget_space(ds);
-        hsize_t dims[1] = {0};
-        if (H5Sget_simple_extent_ndims(space) == 1 && H5Sget_simple_extent_dims(space, dims, NULL) == 1 &&
-            dims[0] < 1000000) {
-            *count = dims[0];
-            *rows = calloc(*count ? *count : 1, sizeof **rows);
-            hid_t t = results_summary_type();
-            if (*rows && (!*count || H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
-            H5Tclose(t);
-        }
-        H5Sclose(space);
-        H5Dclose(ds);
+    hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
+    if (ds < 0) return -1;
+    hid_t space = H5Dget_space(ds);
+    hsize_t dims[1] = {0};
+    if (H5Sget_simple_extent_ndims(space) == 1 && H5Sget_simple_extent_dims(space, dims, NULL) == 1 && dims[0] < most) {
+        *count = dims[0];
+        *rows = calloc(*count ? *count : 1, row_size);
+        if (*rows && (!*count || H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
     }
-    char *s = meta_string(file, "status");
-    snprintf(status, status_len, "%s", s ? s : "?");
-    free(s);
-    H5Fclose(file);
+    H5Sclose(space);
+    H5Dclose(ds);
     if (rc) {
         free(*rows);
         *rows = NULL;
@@ -74,34 +65,29 @@ int results_read_summary(const char *path, phase_summary **rows, size_t *count, 
     return rc;
 }
 
-int results_read_timeseries(const char *path, ssd_interval **rows, size_t *count)
+int results_read_summary(const char *path, phase_summary **rows, size_t *count, char *status, size_t status_len)
 {
-    *rows = NULL;
-    *count = 0;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (file < 0) return -1;
-    int rc = -1;
-    hid_t ds = H5Dopen2(file, "/timeseries", H5P_DEFAULT);
-    if (ds >= 0) {
-        hid_t space = H5Dget_space(ds);
-        hsize_t dims[1] = {0};
-        if (H5Sget_simple_extent_ndims(space) == 1 && H5Sget_simple_extent_dims(space, dims, NULL) == 1 &&
-            dims[0] < 100000000) {
-            *count = dims[0];
-            *rows = calloc(*count ? *count : 1, sizeof **rows);
-            hid_t t = results_interval_type();
-            if (*rows && (!*count || H5Dread(ds, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, *rows) >= 0)) rc = 0;
-            H5Tclose(t);
-        }
-        H5Sclose(space);
-        H5Dclose(ds);
-    }
+    if (file < 0) return *rows = NULL, *count = 0, -1;
+    hid_t t = results_summary_type();
+    int rc = read_records(file, "/summary", t, sizeof **rows, 1000000, (void **)rows, count);
+    H5Tclose(t);
+    char *s = meta_string(file, "status");
+    snprintf(status, status_len, "%s", s ? s : "?");
+    free(s);
     H5Fclose(file);
-    if (rc) {
-        free(*rows);
-        *rows = NULL;
-        *count = 0;
-    }
+    return rc;
+}
+
+int results_read_timeseries(const char *path, ssd_interval **rows, size_t *count)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return *rows = NULL, *count = 0, -1;
+    hid_t t = results_interval_type();
+    int rc = read_records(file, "/timeseries", t, sizeof **rows, 100000000, (void **)rows, count);
+    H5Tclose(t);
+    H5Fclose(file);
     return rc;
 }

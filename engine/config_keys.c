@@ -14,6 +14,8 @@ static const cfg_key experiment_config_keys[] = {
     {"experiment.plot", CFG_ENUM, NULL, "none", NULL, NULL, "none|degradation|fill|qd|bs|mix|latency|trim",
      "The plot 'ssdlab experiment' draws of this test's result (analysis/README.md)."},
     {"experiment.description", CFG_STRING, NULL, "", NULL, NULL, NULL, "What the test measures, for the experiment's log."},
+    {"experiment.long", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
+     "A long test: 'ssdlab experiment' starts it first, so long tests overlap when tests run side by side."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 

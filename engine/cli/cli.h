@@ -88,7 +88,9 @@ int cmd_validate(int argc, char **argv);
  * path) selected by `only` (NULL: all; else "P7,P9") on config->drive,
  * into out_dir. Returns an exit status. */
 int experiment_run(const char *name, const cli_config_args *config, const char *only, const char *out_dir, bool plots,
-                   int argc, char **argv);
+                   int jobs, int argc, char **argv);
+/* Cores online (at least 1). */
+int cli_cores(void);
 /* Draws one plot of one result through the analysis package; returns its
  * exit status. */
 int cli_plot(const char *kind, const char *result, const char *png);

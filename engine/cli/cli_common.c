@@ -167,3 +167,9 @@ void cli_model_close(cli_model *m)
     sim_free(m->s);
     *m = (cli_model){0};
 }
+
+int cli_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}

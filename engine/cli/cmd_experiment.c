@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "runner.h"
@@ -17,7 +19,7 @@
 #endif
 
 static const char help[] =
-    "Usage: ssdlab experiment NAME -d DRIVE [--only TEST,...] [-o DIR] [--set KEY=VALUE]... [--seed N] [--no-plots]\n\n"
+    "Usage: ssdlab experiment NAME -d DRIVE [--only TEST,...] [-o DIR] [-j N] [--set KEY=VALUE]... [--seed N] [--no-plots]\n\n"
     "Runs every test of an experiment on a drive: NAME is a folder of workload files\n"
     "(experiments/NAME/, e.g. 'review': the reviewers' protocol P1..P11), or a path\n"
     "to one. Each test writes DIR/TEST.h5, DIR/TEST.log and, when the test names a\n"
@@ -29,6 +31,7 @@ static const char help[] =
     "      --set KEY=VALUE  override a key in every test (repeatable)\n"
     "      --seed N         set sim.seed\n"
     "      --no-plots       skip the plots\n"
+    "  -j, --jobs N         tests run at once, each in its own process (default: the cores)\n"
     "  -h, --help           this help\n";
 
 enum { MAX_TESTS = 64 };
@@ -107,6 +110,7 @@ typedef struct experiment_args {
     cli_config_args config;
     const char *only, *output;
     bool plots;
+    int jobs; /* tests run at once, each in its own process */
 } experiment_args;
 
 /* One test: its configuration, its run with the log in DIR/TEST.log, its plot. */
@@ -131,14 +135,16 @@ static int run_test(const experiment *e, const char *test, const experiment_args
         cfg_free(c);
         return EXIT_FAILED;
     }
-    printf("%-4s %-70s ", test, cfg_str(c, "experiment.description"));
-    fflush(stdout);
+    setvbuf(log, NULL, _IOLBF, 0); /* a long test's log can be followed as it runs */
     double t0 = cli_wall_seconds();
     run_request rq = {.config = c, .phases = phases, .phase_count = count, .drive_label = a->config.drive, .output = result,
-                      .progress = true, .argc = argc, .argv = argv, .log = log};
+                      .progress = a->jobs == 1, .argc = argc, .argv = argv, .log = log};
     int rc = runner_run(&rq);
     fclose(log);
-    printf("%7.1f s  %s\n", cli_wall_seconds() - t0, rc == EXIT_OK ? result : "failed (see the log)");
+    /* one line per test, whole, so tests running side by side do not mix theirs */
+    printf("%-4s %-70s %7.1f s  %s\n", test, cfg_str(c, "experiment.description"), cli_wall_seconds() - t0,
+           rc == EXIT_OK ? result : "failed (see the log)");
+    fflush(stdout);
     const char *plot = cfg_str(c, "experiment.plot");
     if (rc == EXIT_OK && a->plots && strcmp(plot, "none") != 0 && cli_plot(plot, result, png) != 0)
         fprintf(stderr, "ssdlab experiment: %s: the plot failed; the result is kept\n", test);
@@ -151,15 +157,23 @@ static int parse_args(int argc, char **argv, experiment_args *a)
 {
     static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"only", required_argument, NULL, OPT_ONLY},
                                          {"output", required_argument, NULL, 'o'}, {"no-plots", no_argument, NULL, OPT_NO_PLOTS},
+                                         {"jobs", required_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int opt;
     a->plots = true;
-    while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
+    a->jobs = cli_cores();
+    while ((opt = getopt_long(argc, argv, "d:c:w:o:j:h", opts, NULL)) != -1) {
         if (opt == 'w') return cli_usage_error("experiment", "-w: the experiment's tests are its workloads");
         if (cli_config_option(&a->config, opt, optarg)) continue;
         if (opt == OPT_ONLY) a->only = optarg;
         else if (opt == 'o') a->output = optarg;
         else if (opt == OPT_NO_PLOTS) a->plots = false;
+        else if (opt == 'j') {
+            char *end;
+            long j = strtol(optarg, &end, 10);
+            if (*end || j < 1 || j > 256) return cli_usage_error("experiment", "-j '%s': expected a number of jobs from 1 to 256", optarg);
+            a->jobs = (int)j;
+        }
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("experiment", "bad option");
     }
@@ -195,28 +209,73 @@ static int make_dirs(const char *path)
     return 0;
 }
 
+/* Whether the test's file marks it long (experiment.long): long tests start
+ * first, so that they overlap when tests run side by side. */
+static bool is_long(const experiment *e, const char *test)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s.yaml", e->dir, test);
+    cfg *c = cfg_create(ssdlab_schema());
+    cfg **phases = NULL;
+    size_t count = 0;
+    cfg_load_file_with_list(c, path, "phases", "workload", &phases, &count);
+    bool l = cfg_error_count(c) == 0 && cfg_bool(c, "experiment.long");
+    cli_free_phases(phases, count);
+    cfg_free(c);
+    return l;
+}
+
+/* Runs the selected tests, long ones first, up to a->jobs at once (each in
+ * a process of its own when more than one). Returns -1 when all ran (with
+ * *failed counting failures), else the exit status that stopped them. */
+static int run_tests(const experiment *e, const experiment_args *a, const char *out_dir, int argc, char **argv, int *failed)
+{
+    const char *order[MAX_TESTS];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < e->count; i++)
+            if (selected(a->only, e->tests[i]) && is_long(e, e->tests[i]) == (pass == 0)) order[n++] = e->tests[i];
+    int next = 0, running = 0, stop = -1;
+    while (stop < 0 || running) {
+        if (a->jobs == 1) {
+            if (next == n) break;
+            int t = run_test(e, order[next++], a, out_dir, argc, argv);
+            *failed += t != EXIT_OK;
+            if (t == EXIT_BAD_INPUT || t == EXIT_INTERRUPTED) stop = t; /* the others would fail alike */
+            continue;
+        }
+        while (stop < 0 && next < n && running < a->jobs) {
+            fflush(NULL); /* else the child would print what the parent has buffered */
+            pid_t pid = fork();
+            if (pid == 0) _exit(run_test(e, order[next], a, out_dir, argc, argv));
+            next++;
+            if (pid > 0) running++;
+            else *failed += 1;
+        }
+        int status;
+        if (!running || wait(&status) <= 0) break;
+        running--;
+        int t = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
+        *failed += t != EXIT_OK;
+        if (stop < 0 && (t == EXIT_BAD_INPUT || t == EXIT_INTERRUPTED)) stop = t;
+    }
+    return stop;
+}
+
 int experiment_run(const char *name, const cli_config_args *config, const char *only, const char *out_dir, bool plots,
-                   int argc, char **argv)
+                   int jobs, int argc, char **argv)
 {
     experiment e = {0};
-    experiment_args a = {.config = *config, .only = only, .plots = plots};
+    experiment_args a = {.config = *config, .only = only, .plots = plots, .jobs = jobs > 0 ? jobs : 1};
     int rc = find_tests(&e, name) || check_only(&e, only) ? EXIT_BAD_INPUT : -1;
     if (rc < 0) rc = make_dirs(out_dir) ? EXIT_FAILED : -1;
     if (rc < 0) {
         printf("experiment %s on %s: results in %s/\n", e.dir, config->drive, out_dir);
         double t0 = cli_wall_seconds();
         int failed = 0;
-        for (int i = 0; i < e.count && !runner_interrupted(); i++) {
-            if (!selected(only, e.tests[i])) continue;
-            int t = run_test(&e, e.tests[i], &a, out_dir, argc, argv);
-            failed += t != EXIT_OK;
-            if (t == EXIT_BAD_INPUT) { /* a broken test file or drive: the others would fail alike */
-                rc = t;
-                break;
-            }
-        }
+        rc = run_tests(&e, &a, out_dir, argc, argv, &failed);
         printf("experiment: %.1f s of wall time, %d test%s failed\n", cli_wall_seconds() - t0, failed, failed == 1 ? "" : "s");
-        if (rc < 0) rc = runner_interrupted() ? EXIT_INTERRUPTED : failed ? EXIT_FAILED : EXIT_OK;
+        if (rc < 0) rc = failed ? EXIT_FAILED : EXIT_OK;
     }
     for (int i = 0; i < e.count; i++) free(e.tests[i]);
     return rc;
@@ -230,7 +289,7 @@ int cmd_experiment(int argc, char **argv)
         char out_dir[4096];
         if (a.output) snprintf(out_dir, sizeof out_dir, "%s", a.output);
         else default_dir(out_dir, sizeof out_dir, argv[optind], a.config.drive);
-        rc = experiment_run(argv[optind], &a.config, a.only, out_dir, a.plots, argc, argv);
+        rc = experiment_run(argv[optind], &a.config, a.only, out_dir, a.plots, a.jobs, argc, argv);
     }
     cli_config_args_free(&a.config);
     return rc;

@@ -201,7 +201,7 @@ int cmd_validate(int argc, char **argv)
         if (!a.no_run && tests_to_run(&t, drive, dir, a.reuse, only, sizeof only)) {
             cli_config_args config = a.config;
             config.drive = drive;
-            int e = experiment_run("review", &config, only, dir, true, argc, argv);
+            int e = experiment_run("review", &config, only, dir, true, cli_cores(), argc, argv);
             if (e == EXIT_BAD_INPUT || e == EXIT_INTERRUPTED) rc = e;
         }
         if (rc < 0) check_drive(&t, drive, dir, &passed, &failed);

@@ -49,14 +49,17 @@ static double mean_write(const span *s, size_t from, size_t n)
 
 /* The cliff: the first interval from which the write speed over the next
  * 5 seconds averages below 60 % of the speed at the start (the median of
- * the first second). Pauses count: folding makes the speed come in bursts. */
+ * the first full second, at least 3 intervals). Pauses count: folding
+ * makes the speed come in bursts. */
 static long find_cliff(const span *s, double *start_speed)
 {
-    size_t window = 5 * (size_t)fmax(1, round(1.0 / s->interval_s)), head = window / 5;
-    if (s->n < window + 2) return -1;
+    size_t window = 5 * (size_t)fmax(1, round(1.0 / s->interval_s)), head = window / 5 < 3 ? 3 : window / 5;
+    if (s->n < window + head + 1) return -1;
+    /* the first interval is usually partial (a phase starts between two
+     * interval ends): the start speed is the median of the next ones */
     double first[64];
     size_t h = head < 64 ? head : 64;
-    for (size_t i = 0; i < h; i++) first[i] = s->rows[i].write_mib_per_s;
+    for (size_t i = 0; i < h; i++) first[i] = s->rows[1 + i].write_mib_per_s;
     gsl_sort(first, 1, h);
     *start_speed = gsl_stats_median_from_sorted_data(first, 1, h);
     for (size_t k = 1; k + window <= s->n; k++)

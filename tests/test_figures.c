@@ -64,6 +64,23 @@ Test(figures, cliff_of_a_fill)
     cr_assert_float_eq(fig(&m, "floor_mib_s", "fill"), (10 * 500 + 20 * 100) / 30.0, 1e-9);
 }
 
+/* A phase rarely starts on an interval's edge: its first interval holds
+ * part of a second, and must not count as the speed at the start. */
+Test(figures, partial_first_interval)
+{
+    made m;
+    make(&m);
+    double gib = 0;
+    m.rows[10].write_mib_per_s = 150;
+    for (int i = 0; i < 40; i++) {
+        gib += m.rows[i].write_mib_per_s / 1024.0;
+        m.rows[i].host_gib_written = gib;
+    }
+    cr_assert_float_eq(fig(&m, "cache_mib_s", "fill"), 500, 1e-9);
+    cr_assert_float_eq(fig(&m, "full_speed_gib", "fill"), (150 + 9 * 500) / 1024.0, 1e-9);
+    cr_assert_float_eq(fig(&m, "cliff_drop", "fill"), 5, 1e-9);
+}
+
 Test(figures, reads_around_a_stall)
 {
     made m;

@@ -72,9 +72,10 @@ def cache_cliff(result, drop=0.6):
     ts = ts[busy[0]:]
     speed, written = ts["write_mib_per_s"], ts["host_gib_written"] - before
     n = 5 * max(1, int(round(1.0 / result.interval_s)))
-    if len(speed) < n + 2:
+    if len(speed) < n + max(3, n // 5) + 1:
         return None
-    start = np.median(speed[: max(1, n // 5)])
+    # the first interval is usually partial: the start speed is the median of the next ones
+    start = np.median(speed[1:1 + max(3, n // 5)])
     for k in range(1, len(speed) - n):
         if speed[k] < drop * start and np.mean(speed[k:k + n]) < drop * start:
             return float(written[k - 1]), float(start), float(np.mean(speed[k:]))
@@ -172,8 +173,8 @@ def latency(results, out, phase=None, title=None, **_):
 
 
 def trim(results, out, title=None, **_):
-    """Read throughput (top) and read latency (bottom) over time, with the
-    TRIM phases shaded: the TRIM-stall chart (P10)."""
+    """Read throughput (top) and read latency (bottom) over the time reads
+    ran, with TRIM phases shaded: the TRIM-stall chart (P10)."""
     fig, (top, bottom) = _figure(2, 1, sharex=True)
     for i, r in enumerate(results):
         ts = r.timeseries
@@ -187,6 +188,13 @@ def trim(results, out, title=None, **_):
                 for ax in (top, bottom):
                     ax.axvspan(row["start_s"], row["start_s"] + max(row["sim_time_s"], r.interval_s), color=f"C{i}",
                                alpha=0.15, label="TRIM" if ax is top else None)
+    # the reads are what the chart is about: show their stretch of time
+    spans = [(r.timeseries["end_s"][r.timeseries["read_mib_per_s"] > 0]) for r in results]
+    spans = [t for t in spans if len(t)]
+    if spans:
+        lo, hi = min(t[0] for t in spans), max(t[-1] for t in spans)
+        margin = 0.05 * (hi - lo) + 1
+        top.set_xlim(lo - margin, hi + margin)
     top.set_ylabel("read throughput (MiB/s)")
     top.set_ylim(bottom=0)
     bottom.set_ylabel("read latency (ms)")

@@ -137,7 +137,7 @@ const cfg_key ssd_config_keys[] = {
     {"slc.fold_jobs", CFG_UINT, NULL, "0", "0", "4096", NULL,
      "Foreground folding: at most this many dies fold at once, the dies taking turns (a firmware limit); 0 means every die."},
     {"slc.idle_fold_rate", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
-     "Rate of folding SLC data into native blocks in idle time, for the whole drive; 0 means as fast as the dies allow."},
+     "Rate of background work in idle time, for the whole drive: data moved by SLC folding and by background garbage collection alike; 0 means as fast as the dies allow."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 

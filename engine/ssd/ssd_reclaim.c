@@ -153,10 +153,10 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
         if (cold != FTL_NONE) start_job(d, die, cold, false, was_background);
     }
     if (!ds->gc_active && d->idle) {
-        /* Idle folding at a set rate: the next block waits until the
-         * drive-wide rate allows it. */
+        /* Idle work (folding and background GC) at a set rate: the next
+         * block waits until the drive-wide rate allows it. */
         sim_time_t next = sim_now(s);
-        if (was_fold && was_background && d->p.slc_idle_fold_bytes_per_ns > 0) {
+        if (was_background && d->p.slc_idle_fold_bytes_per_ns > 0) {
             double per_die = d->p.slc_idle_fold_bytes_per_ns / d->p.dies;
             sim_time_t due = ds->job_started + (sim_time_t)((double)moved * d->p.unit / per_die);
             if (due > next) next = due;

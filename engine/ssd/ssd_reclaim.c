@@ -45,6 +45,12 @@ void start_folds(ssd *d)
     for (uint32_t k = 0; k < d->p.dies && active < limit; k++) {
         uint32_t die = (d->fold_cursor + k) % d->p.dies;
         if (d->dies[die].gc_active) continue;
+        /* a die short of free blocks collects first: folding needs room
+         * in native blocks, and takes the reserve GC relies on */
+        if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) {
+            gc_start(d, die);
+            continue;
+        }
         fold_start(d, die, false);
         if (d->dies[die].gc_active) {
             active++;

@@ -76,6 +76,10 @@ void ssd_reset_stats(ssd *d);
 const ssd_interval *ssd_intervals(const ssd *d, size_t *count);
 void ssd_close_interval(ssd *d);
 void ssd_observe(ssd *d, const ssd_observers *o);
+/* Closes the intervals that ended by now, as completions do, and says when
+ * the current one ends: a run with no completions (an idle phase) steps
+ * through its intervals with it, so the time series shows idle work. */
+void ssd_metrics_tick(ssd *d, sim_time_t *next);
 /* One die's busy time and operations since time 0. */
 typedef struct ssd_die_counts {
     sim_time_t busy_ns;

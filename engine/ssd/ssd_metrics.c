@@ -124,6 +124,20 @@ void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns)
     d->iv_bins[latency_bin(latency_ns)]++;
 }
 
+void ssd_metrics_tick(ssd *d, sim_time_t *next)
+{
+    if (!d->interval) {
+        *next = SIM_TIME_MAX;
+        return;
+    }
+    sim_time_t now = sim_now(d->s);
+    while (now >= d->interval_end) {
+        close_interval(d, d->interval_end, d->interval);
+        d->interval_end += d->interval;
+    }
+    *next = d->interval_end;
+}
+
 void ssd_close_interval(ssd *d)
 {
     if (!d->interval) return;

@@ -357,9 +357,13 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     memset(r, 0, sizeof *r);
     if (w->kind == PHASE_IDLE) {
         ssd_reset_stats(w->d);
-        sim_time_t start = w->measure_start = sim_now(w->s);
-        sim_run(w->s, start + w->duration);
-        sim_advance_to(w->s, start + w->duration); /* the drive may have had nothing left to do */
+        sim_time_t start = w->measure_start = sim_now(w->s), end = start + w->duration, next;
+        /* interval by interval, so the time series shows what idle time does */
+        for (ssd_metrics_tick(w->d, &next); sim_now(w->s) < end; ssd_metrics_tick(w->d, &next)) {
+            sim_time_t to = next < end ? next : end;
+            if (sim_run(w->s, to) == SIM_STOP_REQUESTED) break;
+            sim_advance_to(w->s, to); /* the drive may have had nothing left to do */
+        }
         r->seconds = sim_time_to_sec(sim_now(w->s) - start);
         return 0;
     }

@@ -108,6 +108,24 @@ Test(presets, bus_runs_at_the_slower_of_controller_and_part)
     cfg_free(c);
 }
 
+/* Writes DIR/NAME with `text`; returns the path in buf. */
+static const char *write_file(const char *dir, const char *name, const char *text, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+    FILE *f = fopen(buf, "w");
+    cr_assert_not_null(f, "%s", buf);
+    fputs(text, f);
+    fclose(f);
+    return buf;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
 /* A NAND part may not set controller keys; a controller may set host, ftl
  * and power keys but not nand ones. */
 Test(presets, parts_set_only_what_they_own)
@@ -115,20 +133,11 @@ Test(presets, parts_set_only_what_they_own)
     char dir[] = "/tmp/ssdlab-parts-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char path[600];
-    snprintf(path, sizeof path, "%s/nand.yaml", dir);
-    FILE *f = fopen(path, "w");
-    fputs("nand:\n  t_prog: 2ms\ncontroller:\n  cores: 2\n", f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/ctrl.yaml", dir);
-    f = fopen(path, "w");
-    fputs("controller:\n  cores: 2\nhost:\n  interface: nvme\nftl:\n  mapping: cached\nnand:\n  t_prog: 2ms\n", f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/drive.yaml", dir);
-    f = fopen(path, "w");
-    fputs("parts:\n  nand: nand.yaml\n  controller: ctrl.yaml\n", f);
-    fclose(f);
+    write_file(dir, "nand.yaml", "nand:\n  t_prog: 2ms\ncontroller:\n  cores: 2\n", path, sizeof path);
+    write_file(dir, "ctrl.yaml", "controller:\n  cores: 2\nhost:\n  interface: nvme\nftl:\n  mapping: cached\nnand:\n  t_prog: 2ms\n",
+               path, sizeof path);
     cfg *c = cfg_create(ssdlab_schema());
-    cfg_load_file(c, path);
+    cfg_load_file(c, write_file(dir, "drive.yaml", "parts:\n  nand: nand.yaml\n  controller: ctrl.yaml\n", path, sizeof path));
     cr_assert_eq(cfg_error_count(c), 2, "%s", cfg_errors(c));
     cr_assert(strstr(cfg_errors(c), "nand.yaml:3:1: key 'controller': outside this part's section; expected only keys under 'nand.'"),
               "%s", cfg_errors(c));
@@ -137,9 +146,7 @@ Test(presets, parts_set_only_what_they_own)
     cr_assert_str_eq(cfg_str(c, "host.interface"), "nvme");
     cr_assert_str_eq(cfg_str(c, "ftl.mapping"), "cached");
     cfg_free(c);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    remove_dir(dir);
 }
 
 /* A capacity file overrides its family; a family that names itself is a
@@ -149,31 +156,18 @@ Test(presets, family_files)
     char dir[] = "/tmp/ssdlab-family-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char path[600];
-    snprintf(path, sizeof path, "%s/fam.yaml", dir);
-    FILE *f = fopen(path, "w");
-    fputs("drive:\n  name: family\n  user_capacity: 240GB\nslc:\n  share: 1%\n", f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/cap.yaml", dir);
-    f = fopen(path, "w");
-    fputs("family: fam.yaml\ndrive:\n  user_capacity: 480GB\n", f);
-    fclose(f);
+    write_file(dir, "fam.yaml", "drive:\n  name: family\n  user_capacity: 240GB\nslc:\n  share: 1%\n", path, sizeof path);
     cfg *c = cfg_create(ssdlab_schema());
-    cfg_load_file(c, path);
+    cfg_load_file(c, write_file(dir, "cap.yaml", "family: fam.yaml\ndrive:\n  user_capacity: 480GB\n", path, sizeof path));
     cr_assert_eq(cfg_error_count(c), 0, "%s", cfg_errors(c));
     cr_assert_eq(cfg_uint(c, "drive.user_capacity"), 480000000000ull);
     cr_assert_str_eq(cfg_str(c, "drive.name"), "family");
     cr_assert_float_eq(cfg_float(c, "slc.share"), 0.01, 1e-12);
     cfg_free(c);
-    snprintf(path, sizeof path, "%s/loop.yaml", dir);
-    f = fopen(path, "w");
-    fputs("family: loop.yaml\n", f);
-    fclose(f);
     c = cfg_create(ssdlab_schema());
-    cfg_load_file(c, path);
+    cfg_load_file(c, write_file(dir, "loop.yaml", "family: loop.yaml\n", path, sizeof path));
     cr_assert_geq(cfg_error_count(c), 1);
     cr_assert(strstr(cfg_errors(c), "key 'family': families nest more than 4 deep (a loop?)"), "%s", cfg_errors(c));
     cfg_free(c);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    remove_dir(dir);
 }

@@ -49,6 +49,7 @@ typedef struct die_state {
     bool gc_active, gc_is_fold, background;
     uint32_t gc_victim, gc_next, gc_reads_out;
     sim_time_t job_started;
+    sim_time_t background_due; /* idle work at slc.idle_fold_rate: the next piece may start then */
 } die_state;
 
 typedef struct req_queue {

@@ -161,12 +161,13 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     if (!ds->gc_active && d->idle) {
         /* Idle work (folding and background GC) at a set rate: the next
          * block waits until the drive-wide rate allows it. */
-        sim_time_t next = sim_now(s);
         if (was_background && d->p.slc_idle_fold_bytes_per_ns > 0) {
             double per_die = d->p.slc_idle_fold_bytes_per_ns / d->p.dies;
-            sim_time_t due = ds->job_started + (sim_time_t)((double)moved * d->p.unit / per_die);
-            if (due > next) next = due;
+            ds->background_due = ds->job_started + (sim_time_t)((double)moved * d->p.unit / per_die);
         }
+        /* whatever job just ended (a foreground GC too), the next piece of
+         * background work keeps to the rate */
+        sim_time_t next = max_time(sim_now(s), ds->background_due);
         if (next > sim_now(s)) sim_schedule_at(s, next, d->on_background, d, die);
         else background_next(d, die);
     }

@@ -225,9 +225,16 @@ void results_interval(results_writer *w, const ssd_interval *row)
 void results_request(results_writer *w, const ssdlab_request *r)
 {
     if (!w->log_requests || w->failed) return;
-    request_record rec = {.id = r->id, .arrival_ns = r->arrival, .start_ns = r->start, .finish_ns = r->finish,
-                          .op = (uint8_t)r->op, .lba = r->offset / 512, .bytes = r->bytes,
-                          .latency_ns = r->finish - r->arrival};
+    request_record rec;
+    memset(&rec, 0, sizeof rec); /* padding included: the same run gives the same file */
+    rec.id = r->id;
+    rec.arrival_ns = r->arrival;
+    rec.start_ns = r->start;
+    rec.finish_ns = r->finish;
+    rec.op = (uint8_t)r->op;
+    rec.lba = r->offset / 512;
+    rec.bytes = r->bytes;
+    rec.latency_ns = r->finish - r->arrival;
     check(w, table_append(&w->requests, &rec));
 }
 

@@ -43,6 +43,11 @@ hid_t results_summary_type(void)
     return t;
 }
 
+/* Rows go to the file byte for byte: a padding byte would carry whatever
+ * the stack held, and the same run would not give the same file. */
+_Static_assert(sizeof(ssd_interval) == 16 * 8, "ssd_interval must have no padding");
+_Static_assert(sizeof(phase_summary) == 64 + 16 + 8 * (6 + 2 + 14 + 1 + 4 + 3), "phase_summary must have no padding");
+
 hid_t results_interval_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ssd_interval));
@@ -58,7 +63,7 @@ hid_t results_interval_type(void)
     F(write_mean_latency_us, H5T_NATIVE_DOUBLE);
     F(host_gib_written, H5T_NATIVE_DOUBLE);
     F(flash_gib_written, H5T_NATIVE_DOUBLE);
-    F(free_blocks, H5T_NATIVE_UINT32);
+    F(free_blocks, H5T_NATIVE_UINT64);
     F(slc_gib, H5T_NATIVE_DOUBLE);
     F(erases, H5T_NATIVE_UINT64);
     F(gc_units, H5T_NATIVE_UINT64);

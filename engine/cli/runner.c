@@ -24,10 +24,9 @@ typedef struct run_outputs {
 
 static void csv_row(FILE *fp, const ssd_interval *r)
 {
-    fprintf(fp, "%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%u,%.6g,%llu,%llu,%.6g\n", r->end_s, r->iops, r->mib_per_s,
+    fprintf(fp, "%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%llu,%.6g,%llu,%llu,%.6g\n", r->end_s, r->iops, r->mib_per_s,
             r->read_mib_per_s, r->write_mib_per_s, r->mean_latency_us, r->p99_latency_us, r->read_mean_latency_us,
-            r->write_mean_latency_us, r->host_gib_written,
-            r->flash_gib_written, r->free_blocks, r->slc_gib, (unsigned long long)r->erases, (unsigned long long)r->gc_units,
+            r->write_mean_latency_us, r->host_gib_written, r->flash_gib_written, (unsigned long long)r->free_blocks, r->slc_gib, (unsigned long long)r->erases, (unsigned long long)r->gc_units,
             r->temperature_c);
 }
 

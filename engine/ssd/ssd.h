@@ -35,7 +35,7 @@ typedef struct ssd_interval {
     double mean_latency_us, p99_latency_us;
     double read_mean_latency_us, write_mean_latency_us; /* 0 without such requests */
     double host_gib_written, flash_gib_written; /* since time 0 */
-    uint32_t free_blocks;                        /* usable by native data, all dies */
+    uint64_t free_blocks;                        /* usable by native data, all dies (64 bits: the row has no padding) */
     double slc_gib;                              /* user data the SLC-mode blocks can hold */
     uint64_t erases;                             /* in the interval */
     uint64_t gc_units;                           /* units relocated by GC in the interval */

@@ -28,14 +28,6 @@ void admit_buffer_waiters(ssd *d)
 }
 
 
-/* Whether any die holds SLC blocks that folding could empty. */
-static bool slc_has_folds(const ssd *d)
-{
-    for (uint32_t die = 0; die < d->p.dies; die++)
-        if (ftl_slc_closed(&d->f, die)) return true;
-    return false;
-}
-
 /* The die and stream for the next host program unit: the SLC cache while
  * it has room, else native blocks (or, with foreground folding, nothing
  * until folding frees an SLC block). A dynamic cache on a full drive may
@@ -49,10 +41,7 @@ static uint32_t host_target(ssd *d, ftl_stream *s)
             *s = STREAM_SLC;
             return die;
         }
-        if (d->p.slc_fold_when_full && slc_has_folds(d)) {
-            start_folds(d);
-            return FTL_NONE;
-        }
+        if (d->p.slc_fold_when_full && start_folds(d)) return FTL_NONE;
     }
     *s = STREAM_HOST;
     return ftl_host_die(&d->f);
@@ -71,7 +60,7 @@ static bool place_write(ssd *d, ssdlab_request *r)
         uint32_t got;
         uint32_t ppa = ftl_alloc_run(&d->f, die, s, n - r->placed, &got);
         for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
-        if (in_slc(d, ppa)) d->slc_units_written += got;
+        if (s == STREAM_SLC) d->slc_units_written += got;
         if (d->trim_pending_units)
             for (uint32_t k = 0; k < got; k++) trim_clear(d, lpn0 + r->placed + k);
         if (d->p.map_cached) map_dirty(d, lpn0 + r->placed, got);

@@ -65,9 +65,10 @@ sim_time_t link_transfer(ssd *d, int dir, uint64_t bytes)
 /* --- dies ------------------------------------------------------------------ */
 
 
-sim_time_t read_time(const ssd *d, uint32_t ppa)
+/* slc: whether ppa's block runs in SLC mode (the caller has looked). */
+static sim_time_t read_time(const ssd *d, uint32_t ppa, bool slc)
 {
-    if (in_slc(d, ppa)) return d->p.t_read_slc;
+    if (slc) return d->p.t_read_slc;
     return d->p.t_read[params_page_type(&d->p, ftl_offset_of(&d->f, ppa))];
 }
 
@@ -179,11 +180,12 @@ void die_kick(ssd *d, uint32_t die)
     case TX_PREFETCH:
     case TX_RMW_READ:
     case TX_GC_READ: {
-        sim_time_t tr = (sim_time_t)((double)read_time(d, t->ppa) * slow);
+        bool slc = in_slc(d, t->ppa);
+        sim_time_t tr = (sim_time_t)((double)read_time(d, t->ppa, slc) * slow);
         ds->busy_ns += tr;
         ds->reads++;
         d->flash_reads++;
-        if (t->kind == TX_READ && in_slc(d, t->ppa)) d->slc_units_read += t->units;
+        if (slc && t->kind == TX_READ) d->slc_units_read += t->units;
         power_deposit(&d->power, (double)tr * 1e-9 * d->power.die_read_w);
         sim_schedule_in(d->s, tr, d->on_read_sensed, t, 0);
         break;

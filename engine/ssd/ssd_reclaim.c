@@ -37,11 +37,18 @@ void fold_start(ssd *d, uint32_t die, bool background)
 
 /* Foreground folding: the cache is full and writes wait for it. Firmware
  * may fold on only so many dies at once (slc.fold_jobs); the dies take
- * turns. */
-void start_folds(ssd *d)
+ * turns. Returns false when no die holds SLC data to fold (a dynamic cache
+ * on a full drive may have no blocks at all): then writes go to native
+ * blocks instead of waiting. */
+bool start_folds(ssd *d)
 {
     uint32_t limit = d->p.slc_fold_jobs ? d->p.slc_fold_jobs : d->p.dies, active = 0;
-    for (uint32_t die = 0; die < d->p.dies; die++) active += d->dies[die].gc_active && d->dies[die].gc_is_fold;
+    bool foldable = false;
+    for (uint32_t die = 0; die < d->p.dies; die++) {
+        active += d->dies[die].gc_active && d->dies[die].gc_is_fold;
+        foldable |= ftl_slc_closed(&d->f, die) > 0;
+    }
+    if (!foldable) return false;
     for (uint32_t k = 0; k < d->p.dies && active < limit; k++) {
         uint32_t die = (d->fold_cursor + k) % d->p.dies;
         if (d->dies[die].gc_active) continue;
@@ -57,6 +64,7 @@ void start_folds(ssd *d)
             d->fold_cursor = (die + 1) % d->p.dies;
         }
     }
+    return true;
 }
 
 /* The next piece of background work of an idle die: fold the SLC cache,

@@ -243,3 +243,45 @@ Test(state, integrity_with_translation_units_under_gc)
     cr_assert_gt(st.map_writebacks, 1000);
     close_small(&v);
 }
+
+/* GC in bursts (ftl.gc.burst): a die down to its threshold collects until it
+ * has the burst's blocks more, taking no host writes meanwhile. The mapping
+ * stays intact; since random writes bring the dies to their thresholds
+ * together, host writes stop altogether for a while (rows of 50 ms with no
+ * write done), far more often than when one block is collected at a time. */
+static size_t random_rewrite_stalls(const char *burst)
+{
+    driver v;
+    const char *extra[] = {"drive.user_capacity=440MB", "metrics.interval=50ms", burst};
+    open_small(&v, extra, 3);
+    cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
+    v.sequential = true;
+    drive_requests(&v, v.units, 8);
+    v.sequential = false;
+    double start_s = (double)sim_now(v.s) * 1e-9;
+    drive_requests(&v, 2 * v.units, 16);
+    check(&v);
+    ssd_close_interval(v.d);
+    size_t n, stalls = 0, last = 0;
+    const ssd_interval *rows = ssd_intervals(v.d, &n);
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].write_mib_per_s > 0) last = i;
+    /* the random writes' rows, from the first after they began to the last
+     * with a write (idle time after them has none) */
+    size_t i = 0;
+    while (i < n && rows[i].end_s - 0.05 < start_s) i++;
+    cr_assert_gt(last - i, 100);
+    for (; i < last; i++) stalls += rows[i].write_mib_per_s == 0;
+    close_small(&v);
+    return stalls;
+}
+
+Test(state, gc_bursts_stall_host_writes_and_keep_the_mapping)
+{
+    size_t smooth = random_rewrite_stalls("ftl.gc.burst=0"), bursts = random_rewrite_stalls("ftl.gc.burst=4");
+    /* about 400 rows of random writes: 5 without a write when one block is
+     * collected at a time (a die's whole victim moves before its erase),
+     * 230 with bursts of 4 blocks */
+    cr_assert_leq(smooth, 20, "one block at a time: %zu rows of 50 ms without a write", smooth);
+    cr_assert_geq(bursts, 100, "bursts: %zu rows of 50 ms without a write", bursts);
+}

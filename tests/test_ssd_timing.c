@@ -537,3 +537,26 @@ Test(timing, single_plane_programs_halve_the_program_unit)
     double mib = SEQ_WRITE_MIB_S("nand.t_prog=2ms", "nand.multi_plane=false");
     within(mib, 4 * 49152 / ((200 + 103745 + 2000000) * 1e-9) / 1048576, 0.03, "single-plane sequential write MiB/s");
 }
+
+/* With a mapping unit coarser than the writes, the time series reports what
+ * the host sent (4 KiB a request), while the flash programs a whole 16 KiB
+ * unit for each: four times as much before any GC. */
+Test(timing, time_series_counts_host_bytes_not_units)
+{
+    bench b;
+    open_bench(&b, "ftl.mapping_unit=16KiB", "workload.pattern=random", "workload.read_share=0",
+               "workload.block_size=4KiB", "workload.queue_depth=8", "workload.requests=4000", "workload.warmup=0",
+               "workload.precondition=none", "metrics.interval=1ms");
+    run_bench(&b);
+    ssd_close_interval(b.d);
+    size_t n;
+    const ssd_interval *rows = ssd_intervals(b.d, &n);
+    cr_assert_gt(n, 1);
+    double gib = (double)(UINT64_C(1) << 30);
+    cr_assert_eq(rows[n - 1].host_gib_written * gib, 4000.0 * 4096, "host bytes %.0f",
+                 rows[n - 1].host_gib_written * gib);
+    cr_assert_geq(rows[n - 1].flash_gib_written, 4 * rows[n - 1].host_gib_written * 0.99,
+                  "flash %.6f GiB for %.6f GiB of host writes", rows[n - 1].flash_gib_written,
+                  rows[n - 1].host_gib_written);
+    close_bench(&b);
+}

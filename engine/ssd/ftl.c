@@ -122,7 +122,7 @@ uint32_t ftl_host_die(ftl *f)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
         uint32_t die = die_at(f, f->host_die_cursor);
-        if (ftl_can_alloc(f, die, STREAM_HOST)) return die;
+        if (!f->dies[die].collecting && ftl_can_alloc(f, die, STREAM_HOST)) return die;
         ftl_advance_host_die(f);
     }
     return FTL_NONE;
@@ -134,7 +134,7 @@ uint32_t ftl_slc_die(ftl *f)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
         uint32_t die = die_at(f, f->host_die_cursor);
-        if (ftl_slc_room(f, die)) return die;
+        if (!f->dies[die].collecting && ftl_slc_room(f, die)) return die;
         ftl_advance_host_die(f);
     }
     return FTL_NONE;

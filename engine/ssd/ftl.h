@@ -44,6 +44,7 @@ typedef struct ftl_die {
     uint32_t free_count;
     uint32_t slc_blocks;  /* blocks in SLC mode (open or holding data) */
     uint32_t open[STREAM_COUNT]; /* open block per stream, or FTL_NONE */
+    bool collecting;      /* in a GC burst (ftl.gc.burst): takes no host writes */
 } ftl_die;
 
 typedef struct ftl {

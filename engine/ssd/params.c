@@ -112,6 +112,8 @@ const cfg_key ssd_config_keys[] = {
      "Victim selection of garbage collection."},
     {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},
     {"ftl.gc.threshold", CFG_UINT, NULL, "4", "2", "1000", NULL, "Free blocks per die at or below which garbage collection runs."},
+    {"ftl.gc.burst", CFG_UINT, NULL, "0", "0", "100000", NULL,
+     "Foreground GC in bursts: once a die is down to ftl.gc.threshold, it collects until it has this many free blocks more, and takes no host writes meanwhile (they go to other dies, or wait); 0: it collects one block at a time, alongside host writes."},
     {"ftl.gc.reserve", CFG_UINT, NULL, "1", "1", "100", NULL,
      "Free blocks per die kept for garbage collection: host writes go to other dies while a die is down to these."},
     {"ftl.alloc_order", CFG_ENUM, NULL, "channel-first", NULL, NULL, "channel-first|die-first",
@@ -270,6 +272,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
     p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");
     p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
+    p->gc_burst = (uint32_t)cfg_uint(c, "ftl.gc.burst");
     p->gc_policy = policy_index(gc_policy_names, cfg_str(c, "ftl.gc.policy"));
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
     p->order = policy_index(alloc_order_names, cfg_str(c, "ftl.alloc_order"));
@@ -335,11 +338,11 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
         return fail(err, errlen, "key 'slc.size' asks for %llu SLC blocks per die, more than half of the die's %llu blocks", (unsigned long long)(p->slc_blocks_per_die), (unsigned long long)(p->blocks_per_die));
     if (p->gc_reserve >= p->gc_threshold)
         return fail(err, errlen, "key 'ftl.gc.reserve' (%llu) must be below 'ftl.gc.threshold' (%llu)", (unsigned long long)(p->gc_reserve), (unsigned long long)(p->gc_threshold));
-    /* GC needs, on every die, the threshold's free blocks plus two open
-     * blocks (host and GC) beyond the user data. */
+    /* GC needs, on every die, the threshold's free blocks (and a burst's)
+     * plus two open blocks (host and GC) beyond the user data. */
     /* A static SLC cache takes its blocks out of the spare area. */
     uint32_t static_slc = p->slc == SLC_STATIC ? p->slc_blocks_per_die : 0;
-    uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + 3 + static_slc) * p->units_per_block;
+    uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + p->gc_burst + 3 + static_slc) * p->units_per_block;
     if (need > p->physical_units)
         return fail(err, errlen,
                     "'drive.user_capacity' leaves too little spare area: the flash holds %llu mapping units, the user "

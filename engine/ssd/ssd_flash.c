@@ -292,7 +292,9 @@ void flush_partial_units(ssd *d)
 
 void after_alloc(ssd *d, uint32_t die)
 {
-    if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) gc_start(d, die);
+    if (ftl_free_blocks(&d->f, die) > d->p.gc_threshold) return;
+    if (d->p.gc_burst) d->f.dies[die].collecting = true;
+    gc_start(d, die);
 }
 
 /* --- flash completions ------------------------------------------------------ */

@@ -113,6 +113,7 @@ struct ssd {
     uint64_t *iv_bins; /* latency bins of the current interval */
     uint64_t iv_requests, iv_bytes, iv_op_bytes[2], iv_op_requests[2], iv_erases0, iv_gc_units0;
     uint64_t timed_units0[STREAM_COUNT]; /* units written before time 0 (preconditioning) */
+    uint64_t host_bytes_written;         /* bytes of host writes completed since time 0 */
     double iv_latency_sum, iv_op_latency_sum[2];
     ssd_interval *rows;
     size_t row_count, row_cap;

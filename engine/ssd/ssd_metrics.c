@@ -51,6 +51,7 @@ static uint64_t flash_units_written(const ssd *d)
 void metrics_start_timed(ssd *d)
 {
     memcpy(d->timed_units0, d->f.units_written, sizeof d->timed_units0);
+    d->host_bytes_written = 0;
     d->iv_erases0 = d->f.erases;
     d->iv_gc_units0 = d->f.units_written[STREAM_GC];
 }
@@ -85,7 +86,9 @@ static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
         .p99_latency_us = interval_quantile(d, 0.99) / 1000.0,
         .read_mean_latency_us = op_mean_us(d, SSDLAB_READ),
         .write_mean_latency_us = op_mean_us(d, SSDLAB_WRITE),
-        .host_gib_written = (double)(d->f.units_written[STREAM_HOST] - d->timed_units0[STREAM_HOST]) * d->p.unit / gib,
+        /* what the host sent, not the units programmed for it: with a
+         * mapping unit coarser than the writes the two differ */
+        .host_gib_written = (double)d->host_bytes_written / gib,
         .flash_gib_written = (double)flash_units_written(d) * d->p.unit / gib,
         .free_blocks = free_blocks,
         .slc_gib = (double)slc_blocks * d->p.slc_units_per_block * d->p.unit / gib,
@@ -119,6 +122,7 @@ void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns)
         d->iv_op_bytes[r->op] += r->bytes;
         d->iv_op_requests[r->op]++;
         d->iv_op_latency_sum[r->op] += (double)latency_ns;
+        if (r->op == SSDLAB_WRITE) d->host_bytes_written += r->bytes;
     }
     d->iv_latency_sum += (double)latency_ns;
     d->iv_bins[latency_bin(latency_ns)]++;

@@ -21,6 +21,23 @@ static void start_job(ssd *d, uint32_t die, uint32_t victim, bool fold, bool bac
     gc_issue(d, die);
 }
 
+/* A die collecting in a burst (ftl.gc.burst) goes on after each erase until
+ * it has the burst's free blocks above the threshold, or until the best
+ * victim is wholly valid (collecting it would free nothing); then it takes
+ * host writes again. */
+static void burst_next(ssd *d, uint32_t die)
+{
+    ftl_die *fd = &d->f.dies[die];
+    if (!fd->collecting) return;
+    uint32_t victim = FTL_NONE;
+    if (ftl_free_blocks(&d->f, die) < d->p.gc_threshold + d->p.gc_burst) victim = ftl_pick_victim(&d->f, die);
+    if (victim == FTL_NONE || d->f.blocks[victim].valid >= d->p.units_per_block) {
+        fd->collecting = false;
+        return;
+    }
+    start_job(d, die, victim, false, false);
+}
+
 void gc_start(ssd *d, uint32_t die)
 {
     if (d->dies[die].gc_active) return;
@@ -120,6 +137,7 @@ static void gc_issue(ssd *d, uint32_t die)
             die_enqueue(d, new_txn(d, TX_ERASE, die, ds->gc_victim * U, 0), CLASS_ERASE);
         } else {
             ds->gc_active = false; /* could not move everything: try another victim later */
+            d->f.dies[die].collecting = false;
             d->f.blocks[ds->gc_victim].state = BLOCK_CLOSED;
         }
     }
@@ -159,6 +177,7 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ds->busy_until = sim_now(s);
     ds->gc_active = false;
     free_txn(d, t);
+    if (!was_fold) burst_next(d, die);
     retry_stalled(d);
     after_alloc(d, die);
     if (!ds->gc_active && d->stalled.head && d->p.slc_fold_when_full) fold_start(d, die, false);

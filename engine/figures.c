@@ -134,11 +134,21 @@ static double read_dip(const span *s)
     return median > 0 ? low / median : NAN;
 }
 
+/* The lowest or highest IOPS of one interval (1 s in the review), leaving
+ * out the first and last, which a phase's bounds may cut short. */
+static double extreme_iops(const span *s, bool highest)
+{
+    if (s->n < 3) return NAN;
+    double v = s->rows[1].iops;
+    for (size_t i = 2; i + 1 < s->n; i++) v = highest ? fmax(v, s->rows[i].iops) : fmin(v, s->rows[i].iops);
+    return v;
+}
+
 const char *const figure_names[] = {"mib_s",          "read_mib_s",        "write_mib_s",         "iops",
                                     "read_lat_us",    "full_speed_gib",    "cache_mib_s",         "after_cliff_mib_s",
                                     "after_cliff_60s_mib_s", "cliff_drop", "written_gib",         "floor_mib_s",
                                     "stall_s",        "max_read_latency_ms", "read_dip",          "fold_s",
-                                    NULL};
+                                    "min_iops",       "max_iops",          NULL};
 
 int figure_compute(const figure_input *in, const char *name, const char *phase, double *value, char *err, size_t errlen)
 {
@@ -158,6 +168,8 @@ int figure_compute(const figure_input *in, const char *name, const char *phase, 
     if (!strcmp(name, "stall_s")) return *value = stall_seconds(&s), 0;
     if (!strcmp(name, "fold_s")) return *value = fold_seconds(&s, p), 0;
     if (!strcmp(name, "read_dip")) return *value = read_dip(&s), 0;
+    if (!strcmp(name, "min_iops")) return *value = extreme_iops(&s, false), 0;
+    if (!strcmp(name, "max_iops")) return *value = extreme_iops(&s, true), 0;
     if (!strcmp(name, "max_read_latency_ms")) {
         double m = 0;
         for (size_t k = 0; k < s.n; k++) m = fmax(m, s.rows[k].read_mean_latency_us / 1000.0);

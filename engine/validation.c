@@ -15,7 +15,7 @@ static const cfg_key target_config_keys[] = {
     {"target.test", CFG_STRING, NULL, "", NULL, NULL, NULL, "The test of experiments/review that measures it (P1 .. P11)."},
     {"target.phase", CFG_STRING, NULL, "", NULL, NULL, NULL, "The phase of that test the figure is computed over (its name)."},
     {"target.figure", CFG_ENUM, NULL, "mib_s", NULL, NULL,
-     "mib_s|read_mib_s|write_mib_s|iops|read_lat_us|full_speed_gib|cache_mib_s|after_cliff_mib_s|after_cliff_60s_mib_s|cliff_drop|written_gib|floor_mib_s|stall_s|max_read_latency_ms|read_dip|fold_s",
+     "mib_s|read_mib_s|write_mib_s|iops|read_lat_us|full_speed_gib|cache_mib_s|after_cliff_mib_s|after_cliff_60s_mib_s|cliff_drop|written_gib|floor_mib_s|stall_s|max_read_latency_ms|read_dip|fold_s|min_iops|max_iops",
      "What is computed from the result (docs/validation.md lists each)."},
     {"target.check", CFG_ENUM, NULL, "relative", NULL, NULL, "relative|below|above|range",
      "relative: within target.tolerance of target.measured; below / above: under / over target.measured; range: between target.low and target.high."},

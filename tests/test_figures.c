@@ -93,6 +93,22 @@ Test(figures, reads_around_a_stall)
     cr_assert_float_eq(fig(&m, "fold_s", "fill"), 15, 1e-9);
 }
 
+/* IOPS of 1 s intervals: 3000 everywhere but one interval of 150 and one of
+ * 40,000 inside the phase; the phase's first and last intervals (which may
+ * be cut short) hold 10 and 90,000 and must not count. */
+Test(figures, iops_swing)
+{
+    made m;
+    make(&m);
+    for (int i = 0; i < 40; i++) m.rows[i].iops = 3000;
+    m.rows[10].iops = 10;
+    m.rows[39].iops = 90000;
+    m.rows[17].iops = 150;
+    m.rows[31].iops = 40000;
+    cr_assert_float_eq(fig(&m, "min_iops", "fill"), 150, 1e-9);
+    cr_assert_float_eq(fig(&m, "max_iops", "fill"), 40000, 1e-9);
+}
+
 Test(figures, errors_name_what_is_missing)
 {
     made m;
@@ -141,7 +157,7 @@ Test(validation, figure_names_match_the_key)
         cr_assert_str_eq(t.targets[0].figure, *name);
         targets_free(&t);
     }
-    cr_assert_eq(n, 16);
+    cr_assert_eq(n, 18);
     FILE *f = fopen(path, "w");
     fputs("targets:\n  - {drive: d, test: P1, phase: p, figure: bogus}\n", f);
     fclose(f);

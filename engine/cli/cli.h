@@ -89,6 +89,16 @@ int cmd_validate(int argc, char **argv);
  * into out_dir. Returns an exit status. */
 int experiment_run(const char *name, const cli_config_args *config, const char *only, const char *out_dir, bool plots,
                    int jobs, int argc, char **argv);
+/* The same for several drives at once, their tests sharing the `jobs`
+ * processes (the long ones first), so one drive's long tests overlap
+ * another's. */
+typedef struct experiment_drive {
+    cli_config_args config; /* config.drive names the drive */
+    const char *only;       /* NULL: every test */
+    const char *out_dir;
+} experiment_drive;
+int experiment_run_drives(const char *name, const experiment_drive *drives, int ndrives, bool plots, int jobs, int argc,
+                          char **argv);
 /* Cores online (at least 1). */
 int cli_cores(void);
 /* Draws one plot of one result through the analysis package; returns its

@@ -225,29 +225,39 @@ static bool is_long(const experiment *e, const char *test)
     return l;
 }
 
-/* Runs the selected tests, long ones first, up to a->jobs at once (each in
- * a process of its own when more than one). Returns -1 when all ran (with
- * *failed counting failures), else the exit status that stopped them. */
-static int run_tests(const experiment *e, const experiment_args *a, const char *out_dir, int argc, char **argv, int *failed)
+/* One test of one drive, as a unit of work. */
+typedef struct test_job {
+    const char *test;
+    const experiment_args *a;
+    const char *out_dir;
+} test_job;
+
+/* Runs the jobs, long ones first, up to `jobs` at once (each in a process of
+ * its own when more than one). Returns -1 when all ran (with *failed
+ * counting failures), else the exit status that stopped them. */
+static int run_jobs(const experiment *e, const test_job *all, int count, int jobs, int argc, char **argv, int *failed)
 {
-    const char *order[MAX_TESTS];
+    test_job *order = malloc((size_t)count * sizeof *order);
+    if (!order) return EXIT_FAILED;
     int n = 0;
     for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < e->count; i++)
-            if (selected(a->only, e->tests[i]) && is_long(e, e->tests[i]) == (pass == 0)) order[n++] = e->tests[i];
+        for (int i = 0; i < count; i++)
+            if (is_long(e, all[i].test) == (pass == 0)) order[n++] = all[i];
     int next = 0, running = 0, stop = -1;
     while (stop < 0 || running) {
-        if (a->jobs == 1) {
+        if (jobs == 1) {
             if (next == n) break;
-            int t = run_test(e, order[next++], a, out_dir, argc, argv);
+            const test_job *j = &order[next++];
+            int t = run_test(e, j->test, j->a, j->out_dir, argc, argv);
             *failed += t != EXIT_OK;
             if (t == EXIT_BAD_INPUT || t == EXIT_INTERRUPTED) stop = t; /* the others would fail alike */
             continue;
         }
-        while (stop < 0 && next < n && running < a->jobs) {
+        while (stop < 0 && next < n && running < jobs) {
             fflush(NULL); /* else the child would print what the parent has buffered */
+            const test_job *j = &order[next];
             pid_t pid = fork();
-            if (pid == 0) _exit(run_test(e, order[next], a, out_dir, argc, argv));
+            if (pid == 0) _exit(run_test(e, j->test, j->a, j->out_dir, argc, argv));
             next++;
             if (pid > 0) running++;
             else *failed += 1;
@@ -259,26 +269,46 @@ static int run_tests(const experiment *e, const experiment_args *a, const char *
         *failed += t != EXIT_OK;
         if (stop < 0 && (t == EXIT_BAD_INPUT || t == EXIT_INTERRUPTED)) stop = t;
     }
+    free(order);
     return stop;
+}
+
+int experiment_run_drives(const char *name, const experiment_drive *drives, int ndrives, bool plots, int jobs, int argc,
+                          char **argv)
+{
+    experiment e = {0};
+    int rc = find_tests(&e, name) ? EXIT_BAD_INPUT : -1;
+    experiment_args *args = calloc((size_t)ndrives, sizeof *args);
+    test_job *all = calloc((size_t)ndrives * MAX_TESTS, sizeof *all);
+    if (rc < 0 && (!args || !all)) rc = EXIT_FAILED;
+    int count = 0;
+    for (int k = 0; rc < 0 && k < ndrives; k++) {
+        const experiment_drive *dr = &drives[k];
+        args[k] = (experiment_args){.config = dr->config, .only = dr->only, .plots = plots, .jobs = jobs > 0 ? jobs : 1};
+        if (check_only(&e, dr->only)) rc = EXIT_BAD_INPUT;
+        else if (make_dirs(dr->out_dir)) rc = EXIT_FAILED;
+        else printf("experiment %s on %s: results in %s/\n", e.dir, dr->config.drive, dr->out_dir);
+        for (int i = 0; rc < 0 && i < e.count; i++)
+            if (selected(dr->only, e.tests[i])) all[count++] = (test_job){e.tests[i], &args[k], dr->out_dir};
+    }
+    if (rc < 0) {
+        double t0 = cli_wall_seconds();
+        int failed = 0;
+        rc = run_jobs(&e, all, count, jobs > 0 ? jobs : 1, argc, argv, &failed);
+        printf("experiment: %.1f s of wall time, %d test%s failed\n", cli_wall_seconds() - t0, failed, failed == 1 ? "" : "s");
+        if (rc < 0) rc = failed ? EXIT_FAILED : EXIT_OK;
+    }
+    free(all);
+    free(args);
+    for (int i = 0; i < e.count; i++) free(e.tests[i]);
+    return rc;
 }
 
 int experiment_run(const char *name, const cli_config_args *config, const char *only, const char *out_dir, bool plots,
                    int jobs, int argc, char **argv)
 {
-    experiment e = {0};
-    experiment_args a = {.config = *config, .only = only, .plots = plots, .jobs = jobs > 0 ? jobs : 1};
-    int rc = find_tests(&e, name) || check_only(&e, only) ? EXIT_BAD_INPUT : -1;
-    if (rc < 0) rc = make_dirs(out_dir) ? EXIT_FAILED : -1;
-    if (rc < 0) {
-        printf("experiment %s on %s: results in %s/\n", e.dir, config->drive, out_dir);
-        double t0 = cli_wall_seconds();
-        int failed = 0;
-        rc = run_tests(&e, &a, out_dir, argc, argv, &failed);
-        printf("experiment: %.1f s of wall time, %d test%s failed\n", cli_wall_seconds() - t0, failed, failed == 1 ? "" : "s");
-        if (rc < 0) rc = failed ? EXIT_FAILED : EXIT_OK;
-    }
-    for (int i = 0; i < e.count; i++) free(e.tests[i]);
-    return rc;
+    experiment_drive one = {.config = *config, .only = only, .out_dir = out_dir};
+    return experiment_run_drives(name, &one, 1, plots, jobs, argc, argv);
 }
 
 int cmd_experiment(int argc, char **argv)

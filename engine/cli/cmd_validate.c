@@ -189,23 +189,29 @@ int cmd_validate(int argc, char **argv)
             rc = EXIT_BAD_INPUT;
         }
     }
-    int passed = 0, failed = 0;
-    const char *done[64];
-    int ndone = 0;
-    for (size_t i = 0; rc < 0 && i < t.count; i++) {
+    /* the drives in the order of the targets; their tests run together,
+     * so one drive's long tests overlap another's */
+    enum { MAX_DRIVES = 64 };
+    const char *drives[MAX_DRIVES];
+    static char dirs[MAX_DRIVES][4096], onlys[MAX_DRIVES][1024];
+    experiment_drive runs[MAX_DRIVES];
+    int ndrives = 0, nruns = 0;
+    for (size_t i = 0; rc < 0 && i < t.count && ndrives < MAX_DRIVES; i++) {
         const char *drive = t.targets[i].drive;
-        if (listed(done, ndone, drive) || (a.drive_count && !listed(a.drives, a.drive_count, drive)) || ndone == 64) continue;
-        done[ndone++] = drive;
-        char dir[4096], only[1024];
-        snprintf(dir, sizeof dir, "%s/%s", a.output ? a.output : "results/validate", drive);
-        if (!a.no_run && tests_to_run(&t, drive, dir, a.reuse, only, sizeof only)) {
-            cli_config_args config = a.config;
-            config.drive = drive;
-            int e = experiment_run("review", &config, only, dir, true, cli_cores(), argc, argv);
-            if (e == EXIT_BAD_INPUT || e == EXIT_INTERRUPTED) rc = e;
+        if (listed(drives, ndrives, drive) || (a.drive_count && !listed(a.drives, a.drive_count, drive))) continue;
+        snprintf(dirs[ndrives], sizeof dirs[ndrives], "%s/%s", a.output ? a.output : "results/validate", drive);
+        if (!a.no_run && tests_to_run(&t, drive, dirs[ndrives], a.reuse, onlys[ndrives], sizeof onlys[ndrives])) {
+            runs[nruns] = (experiment_drive){.config = a.config, .only = onlys[ndrives], .out_dir = dirs[ndrives]};
+            runs[nruns++].config.drive = drive;
         }
-        if (rc < 0) check_drive(&t, drive, dir, &passed, &failed);
+        drives[ndrives++] = drive;
     }
+    if (rc < 0 && nruns) {
+        int e = experiment_run_drives("review", runs, nruns, true, cli_cores(), argc, argv);
+        if (e == EXIT_BAD_INPUT || e == EXIT_INTERRUPTED) rc = e;
+    }
+    int passed = 0, failed = 0;
+    for (int k = 0; rc < 0 && k < ndrives; k++) check_drive(&t, drives[k], dirs[k], &passed, &failed);
     if (rc < 0) {
         printf("validate: %d figure%s passed, %d failed\n", passed, passed == 1 ? "" : "s", failed);
         rc = failed ? EXIT_FAILED : EXIT_OK;

@@ -113,7 +113,7 @@ const cfg_key ssd_config_keys[] = {
     {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},
     {"ftl.gc.threshold", CFG_UINT, NULL, "4", "2", "1000", NULL, "Free blocks per die at or below which garbage collection runs."},
     {"ftl.gc.burst", CFG_UINT, NULL, "0", "0", "100000", NULL,
-     "Foreground GC in bursts: once a die is down to ftl.gc.threshold, it collects until it has this many free blocks more, and takes no host writes meanwhile (they go to other dies, or wait); 0: it collects one block at a time, alongside host writes."},
+     "Foreground GC in bursts: once a die is down to ftl.gc.threshold, every die collects until it has this many free blocks more than the threshold, taking no host writes meanwhile (they go to dies done collecting, or wait); 0: a die collects one block at a time, alongside host writes."},
     {"ftl.gc.reserve", CFG_UINT, NULL, "1", "1", "100", NULL,
      "Free blocks per die kept for garbage collection: host writes go to other dies while a die is down to these."},
     {"ftl.alloc_order", CFG_ENUM, NULL, "channel-first", NULL, NULL, "channel-first|die-first",

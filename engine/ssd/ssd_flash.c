@@ -293,8 +293,11 @@ void flush_partial_units(ssd *d)
 void after_alloc(ssd *d, uint32_t die)
 {
     if (ftl_free_blocks(&d->f, die) > d->p.gc_threshold) return;
-    if (d->p.gc_burst) d->f.dies[die].collecting = true;
-    gc_start(d, die);
+    if (!d->p.gc_burst) {
+        gc_start(d, die);
+        return;
+    }
+    gc_burst_start(d);
 }
 
 /* --- flash completions ------------------------------------------------------ */

@@ -197,6 +197,7 @@ void admit_buffer_waiters(ssd *d);
 
 /* ssd_reclaim.c */
 void gc_start(ssd *d, uint32_t die);
+void gc_burst_start(ssd *d);
 bool start_folds(ssd *d);
 void fold_start(ssd *d, uint32_t die, bool background);
 void background_next(ssd *d, uint32_t die);

@@ -21,10 +21,10 @@ static void start_job(ssd *d, uint32_t die, uint32_t victim, bool fold, bool bac
     gc_issue(d, die);
 }
 
-/* A die collecting in a burst (ftl.gc.burst) goes on after each erase until
- * it has the burst's free blocks above the threshold, or until the best
- * victim is wholly valid (collecting it would free nothing); then it takes
- * host writes again. */
+/* A die collecting in a burst (ftl.gc.burst) goes on after each erase (its
+ * own or a fold's) until it has the burst's free blocks above the
+ * threshold, or until the best victim is wholly valid (collecting it would
+ * free nothing); then it takes host writes again. */
 static void burst_next(ssd *d, uint32_t die)
 {
     ftl_die *fd = &d->f.dies[die];
@@ -36,6 +36,19 @@ static void burst_next(ssd *d, uint32_t die)
         return;
     }
     start_job(d, die, victim, false, false);
+}
+
+/* Firmware that collects in bursts does so on every die at once (its unit
+ * of GC spans the dies, as a superblock does): each die short of the
+ * burst's free blocks joins, and starts when its current job (a fold) ends. */
+void gc_burst_start(ssd *d)
+{
+    for (uint32_t die = 0; die < d->p.dies; die++) {
+        ftl_die *fd = &d->f.dies[die];
+        if (fd->collecting || ftl_free_blocks(&d->f, die) >= d->p.gc_threshold + d->p.gc_burst) continue;
+        fd->collecting = true;
+        if (!d->dies[die].gc_active) burst_next(d, die);
+    }
 }
 
 void gc_start(ssd *d, uint32_t die)
@@ -177,7 +190,7 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ds->busy_until = sim_now(s);
     ds->gc_active = false;
     free_txn(d, t);
-    if (!was_fold) burst_next(d, die);
+    burst_next(d, die);
     retry_stalled(d);
     after_alloc(d, die);
     if (!ds->gc_active && d->stalled.head && d->p.slc_fold_when_full) fold_start(d, die, false);

@@ -248,12 +248,14 @@ Test(state, integrity_with_translation_units_under_gc)
  * has the burst's blocks more, taking no host writes meanwhile. The mapping
  * stays intact; since random writes bring the dies to their thresholds
  * together, host writes stop altogether for a while (rows of 50 ms with no
- * write done), far more often than when one block is collected at a time. */
-static size_t random_rewrite_stalls(const char *burst)
+ * write done), far more often than when one block is collected at a time,
+ * unless the burst lets a share of host writes through
+ * (ftl.gc.burst_host_share). */
+static size_t random_rewrite_stalls(const char *burst, const char *share)
 {
     driver v;
-    const char *extra[] = {"drive.user_capacity=440MB", "metrics.interval=50ms", burst};
-    open_small(&v, extra, 3);
+    const char *extra[] = {"drive.user_capacity=440MB", "metrics.interval=50ms", burst, share};
+    open_small(&v, extra, 4);
     cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
     v.sequential = true;
     drive_requests(&v, v.units, 8);
@@ -278,10 +280,14 @@ static size_t random_rewrite_stalls(const char *burst)
 
 Test(state, gc_bursts_stall_host_writes_and_keep_the_mapping)
 {
-    size_t smooth = random_rewrite_stalls("ftl.gc.burst=0"), bursts = random_rewrite_stalls("ftl.gc.burst=4");
+    size_t smooth = random_rewrite_stalls("ftl.gc.burst=0", "ftl.gc.burst_host_share=0"),
+           bursts = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0"),
+           trickle = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0.2");
     /* about 400 rows of random writes: 5 without a write when one block is
      * collected at a time (a die's whole victim moves before its erase),
-     * 230 with bursts of 4 blocks */
+     * 190 with bursts of 4 blocks, 13 when a burst lets host writes of a
+     * fifth of what GC moves through */
     cr_assert_leq(smooth, 20, "one block at a time: %zu rows of 50 ms without a write", smooth);
     cr_assert_geq(bursts, 100, "bursts: %zu rows of 50 ms without a write", bursts);
+    cr_assert_leq(trickle, 40, "bursts with a host share: %zu rows of 50 ms without a write", trickle);
 }

@@ -118,11 +118,17 @@ bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s)
     return ftl_free_blocks(f, die) > keep;
 }
 
+bool ftl_takes_host(const ftl *f, uint32_t die)
+{
+    const ftl_die *d = &f->dies[die];
+    return !d->collecting || (double)d->burst_host < f->p->gc_burst_host_share * (double)d->burst_gc;
+}
+
 uint32_t ftl_host_die(ftl *f)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
         uint32_t die = die_at(f, f->host_die_cursor);
-        if (!f->dies[die].collecting && ftl_can_alloc(f, die, STREAM_HOST)) return die;
+        if (ftl_takes_host(f, die) && ftl_can_alloc(f, die, STREAM_HOST)) return die;
         ftl_advance_host_die(f);
     }
     return FTL_NONE;
@@ -134,7 +140,7 @@ uint32_t ftl_slc_die(ftl *f)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
         uint32_t die = die_at(f, f->host_die_cursor);
-        if (!f->dies[die].collecting && ftl_slc_room(f, die)) return die;
+        if (ftl_takes_host(f, die) && ftl_slc_room(f, die)) return die;
         ftl_advance_host_die(f);
     }
     return FTL_NONE;

@@ -44,7 +44,8 @@ typedef struct ftl_die {
     uint32_t free_count;
     uint32_t slc_blocks;  /* blocks in SLC mode (open or holding data) */
     uint32_t open[STREAM_COUNT]; /* open block per stream, or FTL_NONE */
-    bool collecting;      /* in a GC burst (ftl.gc.burst): takes no host writes */
+    bool collecting;      /* in a GC burst (ftl.gc.burst) */
+    uint64_t burst_host, burst_gc; /* units placed in the burst: host writes get ftl.gc.burst_host_share of GC's */
 } ftl_die;
 
 typedef struct ftl {
@@ -78,6 +79,9 @@ static inline uint32_t ftl_die_of(const ftl *f, uint32_t ppa) { return ftl_die_o
 
 /* The die that receives the next host program unit (striping order),
  * skipping dies down to their GC reserve; FTL_NONE if every die is. */
+/* Whether the die takes host writes now: not while it collects in a burst,
+ * beyond ftl.gc.burst_host_share of the units GC has moved in it. */
+bool ftl_takes_host(const ftl *f, uint32_t die);
 uint32_t ftl_host_die(ftl *f);
 /* Moves the striping cursor past the current die. */
 void ftl_advance_host_die(ftl *f);

@@ -73,6 +73,7 @@ typedef struct ssd_params {
     uint32_t blocks_per_die;    /* multi-plane blocks */
     uint64_t logical_units, physical_units;
     uint32_t gc_threshold, gc_reserve, gc_burst;
+    double gc_burst_host_share;
     uint32_t gc_policy; /* index into gc_policies (ftl.c) */
     uint32_t gc_d;
     uint32_t gc_background_threshold;

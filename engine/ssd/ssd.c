@@ -61,6 +61,7 @@ static bool place_write(ssd *d, ssdlab_request *r)
         uint32_t ppa = ftl_alloc_run(&d->f, die, s, n - r->placed, &got);
         for (uint32_t k = 0; k < got; k++) ftl_map(&d->f, lpn0 + r->placed + k, ppa + k, false);
         if (s == STREAM_SLC) d->slc_units_written += got;
+        d->f.dies[die].burst_host += got;
         if (d->trim_pending_units)
             for (uint32_t k = 0; k < got; k++) trim_clear(d, lpn0 + r->placed + k);
         if (d->p.map_cached) map_dirty(d, lpn0 + r->placed, got);

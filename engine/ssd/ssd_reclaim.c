@@ -47,6 +47,7 @@ void gc_burst_start(ssd *d)
         ftl_die *fd = &d->f.dies[die];
         if (fd->collecting || ftl_free_blocks(&d->f, die) >= d->p.gc_threshold + d->p.gc_burst) continue;
         fd->collecting = true;
+        fd->burst_host = fd->burst_gc = 0;
         if (!d->dies[die].gc_active) burst_next(d, die);
     }
 }
@@ -166,6 +167,7 @@ void gc_read_done(ssd *d, txn *t)
         uint32_t to = ftl_alloc(&d->f, die, STREAM_GC);
         if (to == FTL_NONE) break;
         ftl_relocate(&d->f, ppa, to);
+        d->f.dies[die].burst_gc++;
         if (d->p.map_cached && !(lpn & FTL_MAP_BIT)) map_dirty(d, lpn, 1);
         fill_program_unit(d, die, STREAM_GC, to, 1);
     }

@@ -361,7 +361,7 @@ Test(cli, read_ahead_feeds_a_sequential_reader)
 }
 
 /* A TR200 shrunk to 7 GB (dies of 1 GiB): small enough for a test. */
-#define SMALL_TR200 "-d toshiba-tr200-240 --set nand.die_capacity=1GiB --set nand.blocks_per_plane=48 --set drive.user_capacity=7GB"
+#define SMALL_TR200 "-d toshiba-tr200-240 --set nand.die_capacity=1GiB --set nand.blocks_per_plane=48 --set drive.user_capacity=6GB"
 
 /* experiment runs the chosen tests of an experiment, each into its own
  * result and log; a test that is not there is bad input. */

@@ -251,7 +251,7 @@ Test(state, integrity_with_translation_units_under_gc)
  * write done), far more often than when one block is collected at a time,
  * unless the burst lets a share of host writes through
  * (ftl.gc.burst_host_share). */
-static size_t random_rewrite_stalls(const char *burst, const char *share)
+static size_t random_rewrite_stalls(const char *burst, const char *share, size_t *stalls_with_gc)
 {
     driver v;
     const char *extra[] = {"drive.user_capacity=440MB", "metrics.interval=50ms", burst, share};
@@ -273,16 +273,22 @@ static size_t random_rewrite_stalls(const char *burst, const char *share)
     size_t i = 0;
     while (i < n && rows[i].end_s - 0.05 < start_s) i++;
     cr_assert_gt(last - i, 100);
-    for (; i < last; i++) stalls += rows[i].write_mib_per_s == 0;
+    *stalls_with_gc = 0;
+    for (; i < last; i++)
+        if (rows[i].write_mib_per_s == 0) {
+            stalls++;
+            *stalls_with_gc += rows[i].gc_units > 0;
+        }
     close_small(&v);
     return stalls;
 }
 
 Test(state, gc_bursts_stall_host_writes_and_keep_the_mapping)
 {
-    size_t smooth = random_rewrite_stalls("ftl.gc.burst=0", "ftl.gc.burst_host_share=0"),
-           bursts = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0"),
-           trickle = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0.2");
+    size_t gc_smooth, gc_bursts, gc_trickle;
+    size_t smooth = random_rewrite_stalls("ftl.gc.burst=0", "ftl.gc.burst_host_share=0", &gc_smooth),
+           bursts = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0", &gc_bursts),
+           trickle = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0.2", &gc_trickle);
     /* about 400 rows of random writes: 5 without a write when one block is
      * collected at a time (a die's whole victim moves before its erase),
      * 190 with bursts of 4 blocks, 13 when a burst lets host writes of a
@@ -290,4 +296,7 @@ Test(state, gc_bursts_stall_host_writes_and_keep_the_mapping)
     cr_assert_leq(smooth, 20, "one block at a time: %zu rows of 50 ms without a write", smooth);
     cr_assert_geq(bursts, 100, "bursts: %zu rows of 50 ms without a write", bursts);
     cr_assert_leq(trickle, 40, "bursts with a host share: %zu rows of 50 ms without a write", trickle);
+    /* the rows of a burst close on time, and show the GC moving data (rows
+     * closed only at the next completion would all show none but the last) */
+    cr_assert_geq(gc_bursts * 10, bursts * 9, "%zu of %zu rows without a write show GC at work", gc_bursts, bursts);
 }

@@ -155,6 +155,7 @@ static void maybe_suspend(ssd *d, die_state *ds)
 void die_kick(ssd *d, uint32_t die)
 {
     die_state *ds = &d->dies[die];
+    if (d->interval && sim_now(d->s) >= d->interval_end) metrics_catch_up(d);
     if (ds->busy || !die_has_work(ds)) return;
     sim_time_t now = sim_now(d->s);
     if (ds->busy_until > now) {

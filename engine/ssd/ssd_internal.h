@@ -218,6 +218,7 @@ void metrics_free(ssd *d);
 /* Time 0 of the time series: what preconditioning wrote is not counted. */
 void metrics_start_timed(ssd *d);
 void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns);
+void metrics_catch_up(ssd *d);
 
 /* ssd_map.c */
 void map_dirty(ssd *d, uint32_t lpn, uint32_t n);

@@ -108,14 +108,23 @@ static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
     d->iv_gc_units0 = gc_units;
 }
 
-void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns)
+/* Closes the intervals that ended before now. Called on every die's
+ * activity as well as on completions, so that an interval in which no
+ * request completes (a GC burst) still closes on time, with the counters
+ * (flash written, free blocks, GC units) as they were at its end. */
+void metrics_catch_up(ssd *d)
 {
-    if (!d->interval) return;
     sim_time_t now = sim_now(d->s);
     while (now >= d->interval_end) {
         close_interval(d, d->interval_end, d->interval);
         d->interval_end += d->interval;
     }
+}
+
+void metrics_completed(ssd *d, const ssdlab_request *r, uint64_t latency_ns)
+{
+    if (!d->interval) return;
+    metrics_catch_up(d);
     d->iv_requests++;
     if (r->op != SSDLAB_TRIM) { /* a TRIM moves no data */
         d->iv_bytes += r->bytes;
@@ -134,11 +143,7 @@ void ssd_metrics_tick(ssd *d, sim_time_t *next)
         *next = SIM_TIME_MAX;
         return;
     }
-    sim_time_t now = sim_now(d->s);
-    while (now >= d->interval_end) {
-        close_interval(d, d->interval_end, d->interval);
-        d->interval_end += d->interval;
-    }
+    metrics_catch_up(d);
     *next = d->interval_end;
 }
 

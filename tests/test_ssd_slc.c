@@ -194,12 +194,17 @@ Test(slc, time_series_shows_the_cliff)
     ssd_close_interval(f.d);
     size_t n;
     const ssd_interval *rows = ssd_intervals(f.d, &n);
-    /* full 10 ms rows up to the last completion, then one row up to now
-     * (the drive idled, folding its cache, after the last write) */
-    double last = (double)f.finish[f.done - 1] * 1e-9;
-    cr_assert_eq(n, (size_t)floor(last / 0.01) + 1, "%zu rows, last completion at %.4f s", n, last);
+    /* full 10 ms rows up to now, past the last completion: the drive goes
+     * on folding its cache when the writes are done, and its rows show it */
+    double last = (double)f.finish[f.done - 1] * 1e-9, now = (double)sim_now(f.s) * 1e-9;
+    size_t last_row = (size_t)floor(last / 0.01);
+    cr_assert_gt(n, last_row + 1, "%zu rows, last completion at %.4f s", n, last);
+    for (size_t i = 0; i + 1 < n; i++) cr_assert_float_eq(rows[i].end_s, 0.01 * (double)(i + 1), 1e-9, "row %zu", i);
+    cr_assert_float_eq(rows[n - 1].end_s, now, 1e-9);
     within(rows[2].mib_per_s, slc_mib_s, 0.08, "row 3 (SLC)");
-    within(rows[n - 3].mib_per_s, native_mib_s, 0.08, "a late row (native)");
+    within(rows[last_row - 2].mib_per_s, native_mib_s, 0.08, "a late row (native)");
+    cr_assert_eq(rows[last_row + 1].mib_per_s, 0, "no writes after the last");
+    cr_assert_lt(rows[n - 1].slc_gib, rows[last_row].slc_gib, "the cache empties after the writes");
     double mib = 0, prev = 0;
     for (size_t i = 0; i < n; i++) {
         mib += rows[i].mib_per_s * (rows[i].end_s - prev);

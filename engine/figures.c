@@ -67,12 +67,22 @@ static long find_cliff(const span *s, double *start_speed)
     return -1;
 }
 
-/* Host GiB written in the phase up to the end of interval k - 1. */
-static double written_before(const span *s, const phase_summary *p, long k)
+/* Host GiB written in the phase at full speed: up to the end of interval
+ * k - 1, plus the part of interval k (where the speed falls) written
+ * before the fall. Interval k is taken as a mix of the start speed and the
+ * speed of the intervals after it; without that, the figure would move in
+ * steps of one interval's data (1 GiB at 1 GB/s and 1 s intervals). */
+static double written_before(const span *s, long k, double start_speed)
 {
     double at_start = s->rows[0].host_gib_written - s->rows[0].write_mib_per_s * s->interval_s / 1024.0;
-    (void)p;
-    return s->rows[k - 1].host_gib_written - at_start;
+    size_t later = s->n - (size_t)k - 1, window = (size_t)fmax(1, round(5.0 / s->interval_s));
+    double mixed = 0;
+    if (later > 0) {
+        double after = mean_write(s, (size_t)k + 1, later < window ? later : window), speed = s->rows[k].write_mib_per_s;
+        double full = start_speed > after ? (speed - after) / (start_speed - after) : 0;
+        mixed = fmin(1, fmax(0, full)) * start_speed * s->interval_s / 1024.0;
+    }
+    return s->rows[k - 1].host_gib_written - at_start + mixed;
 }
 
 /* The lowest 30-second moving average of the write speed. */
@@ -178,7 +188,7 @@ int figure_compute(const figure_input *in, const char *name, const char *phase, 
     double start = 0;
     long k = find_cliff(&s, &start);
     if (k < 0) return snprintf(err, errlen, "the write speed of phase '%s' never falls below 60 %% of its start", phase), -1;
-    if (!strcmp(name, "full_speed_gib")) return *value = written_before(&s, p, k), 0;
+    if (!strcmp(name, "full_speed_gib")) return *value = written_before(&s, k, start), 0;
     if (!strcmp(name, "cache_mib_s")) return *value = start, 0;
     double after = mean_write(&s, (size_t)k, s.n - (size_t)k);
     if (!strcmp(name, "after_cliff_mib_s")) return *value = after, 0;

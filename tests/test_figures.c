@@ -81,6 +81,22 @@ Test(figures, partial_first_interval)
     cr_assert_float_eq(fig(&m, "cliff_drop", "fill"), 5, 1e-9);
 }
 
+/* The cache runs out 0.25 s into an interval: that interval averages
+ * 0.25 x 500 + 0.75 x 100 = 200 MiB/s, and a quarter of a second at 500
+ * MiB/s counts as written at full speed. */
+Test(figures, cliff_inside_an_interval)
+{
+    made m;
+    make(&m);
+    double gib = 0;
+    m.rows[20].write_mib_per_s = 200;
+    for (int i = 0; i < 40; i++) {
+        gib += m.rows[i].write_mib_per_s / 1024.0;
+        m.rows[i].host_gib_written = gib;
+    }
+    cr_assert_float_eq(fig(&m, "full_speed_gib", "fill"), (10 * 500 + 0.25 * 500) / 1024.0, 1e-9);
+}
+
 Test(figures, reads_around_a_stall)
 {
     made m;

@@ -137,6 +137,18 @@ static void preload_next_program(ssd *d, die_state *ds)
 
 /* A read waits behind a program or erase: suspend it, if it has long
  * enough to go, and let the read in. */
+/* Counts [from, to] as busy time, once: with cache read and cache program a
+ * die's operations overlap their transfers, and summing them would count
+ * the overlap twice. Operations start in time order, so a mark of what is
+ * counted suffices. */
+static void count_busy(die_state *ds, sim_time_t from, sim_time_t to)
+{
+    if (from < ds->busy_mark) from = ds->busy_mark;
+    if (to <= from) return;
+    ds->busy_ns += to - from;
+    ds->busy_mark = to;
+}
+
 static void maybe_suspend(ssd *d, die_state *ds)
 {
     sim_time_t now = sim_now(d->s);
@@ -144,6 +156,10 @@ static void maybe_suspend(ssd *d, die_state *ds)
     if (!sim_cancel(d->s, ds->active_event)) return;
     ds->suspended = ds->active;
     ds->suspended_left = ds->active_end - now + d->p.t_suspend;
+    if (ds->busy_mark > now) { /* the rest is counted when it resumes */
+        ds->busy_ns -= ds->busy_mark - now;
+        ds->busy_mark = now;
+    }
     ds->active = NULL;
     ds->busy = false;
     ds->busy_until = now;
@@ -168,6 +184,7 @@ void die_kick(ssd *d, uint32_t die)
         txn *t = ds->suspended;
         ds->suspended = NULL;
         ds->busy = true;
+        count_busy(ds, now, now + ds->suspended_left);
         run_long_op(d, ds, t, now + ds->suspended_left, t->kind == TX_ERASE ? d->on_erase_done : d->on_program_done);
         return;
     }
@@ -183,7 +200,7 @@ void die_kick(ssd *d, uint32_t die)
     case TX_GC_READ: {
         bool slc = in_slc(d, t->ppa);
         sim_time_t tr = (sim_time_t)((double)read_time(d, t->ppa, slc) * slow);
-        ds->busy_ns += tr;
+        count_busy(ds, now, now + tr);
         ds->reads++;
         d->flash_reads++;
         if (slc && t->kind == TX_READ) d->slc_units_read += t->units;
@@ -194,7 +211,7 @@ void die_kick(ssd *d, uint32_t die)
     case TX_PROGRAM: {
         sim_time_t in_end = t->data_in ? max_time(now, t->ready) : channel_transfer(d, die, now, bus_bytes(d, t->units));
         sim_time_t tp = (sim_time_t)((double)program_time(d, t->ppa) * slow);
-        ds->busy_ns += in_end + tp - now;
+        count_busy(ds, now, in_end + tp);
         ds->programs++;
         d->flash_programs++;
         power_deposit(&d->power, (double)tp * 1e-9 * d->power.die_program_w);
@@ -204,7 +221,7 @@ void die_kick(ssd *d, uint32_t die)
     }
     case TX_ERASE: {
         sim_time_t te = (sim_time_t)((double)(d->f.blocks[t->block].slc ? d->p.t_erase_slc : d->p.t_erase) * slow);
-        ds->busy_ns += te;
+        count_busy(ds, now, now + te);
         ds->erases++;
         power_deposit(&d->power, (double)te * 1e-9 * d->power.die_erase_w);
         run_long_op(d, ds, t, now + te, d->on_erase_done);
@@ -243,7 +260,7 @@ void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
     txn *t = obj;
     die_state *ds = &d->dies[t->die];
     sim_time_t out_end = channel_transfer(d, t->die, sim_now(s), bus_bytes(d, t->units));
-    ds->busy_ns += out_end - sim_now(s);
+    count_busy(ds, sim_now(s), out_end);
     /* Without cache read the page blocks the die until it has moved out. */
     ds->busy_until = d->p.cache_read ? sim_now(s) : out_end;
     ds->busy = false;

@@ -35,7 +35,8 @@ typedef struct die_state {
     txn *head[CLASSES], *tail[CLASSES];
     sim_time_t busy_until; /* the die holds data in its register until then */
     bool busy;             /* an operation (or a deferred start) is under way */
-    sim_time_t busy_ns;
+    sim_time_t busy_ns;    /* time with an operation or a transfer under way */
+    sim_time_t busy_mark;  /* busy_ns counts time up to here */
     uint64_t reads, programs, erases;
     /* the program or erase under way, for suspension */
     txn *active;

@@ -18,6 +18,22 @@ typedef struct made {
     figure_input in;
 } made;
 
+/* The host GiB written, which the rows accumulate from their speeds. */
+static void recount_written(made *m)
+{
+    double gib = 0;
+    for (int i = 0; i < 40; i++) {
+        gib += m->rows[i].write_mib_per_s / 1024.0;
+        m->rows[i].host_gib_written = gib;
+    }
+}
+
+static void set_write_speed(made *m, int row, double mib_per_s)
+{
+    m->rows[row].write_mib_per_s = mib_per_s;
+    recount_written(m);
+}
+
 static void make(made *m)
 {
     memset(m, 0, sizeof *m);
@@ -27,18 +43,16 @@ static void make(made *m)
     m->phases[1].start_s = 10;
     m->phases[1].sim_time_s = 30;
     m->phases[1].bytes_written = (uint64_t)(10 * 500 + 20 * 100) << 20;
-    double gib = 0;
     for (int i = 0; i < 40; i++) {
         ssd_interval *r = &m->rows[i];
         r->end_s = i + 1;
         r->write_mib_per_s = i < 10 ? 0 : i < 20 ? 500 : 100;
-        gib += r->write_mib_per_s / 1024.0;
-        r->host_gib_written = gib;
         r->read_mib_per_s = i >= 25 && i < 28 ? 0 : 200;
         r->read_mean_latency_us = i == 28 ? 45000 : 300;
         r->slc_gib = fmax(0.5, 4 - 0.25 * fmax(0, i - 10));
     }
     m->in = (figure_input){m->phases, 2, m->rows, 40};
+    recount_written(m);
 }
 
 static double fig(const made *m, const char *name, const char *phase)
@@ -70,12 +84,7 @@ Test(figures, partial_first_interval)
 {
     made m;
     make(&m);
-    double gib = 0;
-    m.rows[10].write_mib_per_s = 150;
-    for (int i = 0; i < 40; i++) {
-        gib += m.rows[i].write_mib_per_s / 1024.0;
-        m.rows[i].host_gib_written = gib;
-    }
+    set_write_speed(&m, 10, 150);
     cr_assert_float_eq(fig(&m, "cache_mib_s", "fill"), 500, 1e-9);
     cr_assert_float_eq(fig(&m, "full_speed_gib", "fill"), (150 + 9 * 500) / 1024.0, 1e-9);
     cr_assert_float_eq(fig(&m, "cliff_drop", "fill"), 5, 1e-9);
@@ -88,12 +97,7 @@ Test(figures, cliff_inside_an_interval)
 {
     made m;
     make(&m);
-    double gib = 0;
-    m.rows[20].write_mib_per_s = 200;
-    for (int i = 0; i < 40; i++) {
-        gib += m.rows[i].write_mib_per_s / 1024.0;
-        m.rows[i].host_gib_written = gib;
-    }
+    set_write_speed(&m, 20, 200);
     cr_assert_float_eq(fig(&m, "full_speed_gib", "fill"), (10 * 500 + 0.25 * 500) / 1024.0, 1e-9);
 }
 

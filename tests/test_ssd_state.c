@@ -289,7 +289,7 @@ Test(state, gc_bursts_stall_host_writes_and_keep_the_mapping)
     size_t smooth = random_rewrite_stalls("ftl.gc.burst=0", "ftl.gc.burst_host_share=0", &gc_smooth),
            bursts = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0", &gc_bursts),
            trickle = random_rewrite_stalls("ftl.gc.burst=4", "ftl.gc.burst_host_share=0.2", &gc_trickle);
-    /* about 400 rows of random writes: 5 without a write when one block is
+    /* rows of random writes without a write: 5 when one block is
      * collected at a time (a die's whole victim moves before its erase),
      * 190 with bursts of 4 blocks, 13 when a burst lets host writes of a
      * fifth of what GC moves through */

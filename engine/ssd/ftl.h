@@ -77,11 +77,12 @@ static inline uint32_t ftl_offset_of(const ftl *f, uint32_t ppa) { return ppa % 
 static inline uint32_t ftl_die_of_block(const ftl *f, uint32_t block) { return block / f->p->blocks_per_die; }
 static inline uint32_t ftl_die_of(const ftl *f, uint32_t ppa) { return ftl_die_of_block(f, ftl_block_of(f, ppa)); }
 
-/* The die that receives the next host program unit (striping order),
- * skipping dies down to their GC reserve; FTL_NONE if every die is. */
 /* Whether the die takes host writes now: not while it collects in a burst,
  * beyond ftl.gc.burst_host_share of the units GC has moved in it. */
 bool ftl_takes_host(const ftl *f, uint32_t die);
+/* The die that receives the next host program unit (striping order),
+ * skipping dies down to their GC reserve or collecting in a burst;
+ * FTL_NONE if every die is. */
 uint32_t ftl_host_die(ftl *f);
 /* Moves the striping cursor past the current die. */
 void ftl_advance_host_die(ftl *f);

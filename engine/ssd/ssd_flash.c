@@ -311,11 +311,8 @@ void flush_partial_units(ssd *d)
 void after_alloc(ssd *d, uint32_t die)
 {
     if (ftl_free_blocks(&d->f, die) > d->p.gc_threshold) return;
-    if (!d->p.gc_burst) {
-        gc_start(d, die);
-        return;
-    }
-    gc_burst_start(d);
+    if (d->p.gc_burst) gc_burst_start(d);
+    else gc_start(d, die);
 }
 
 /* --- flash completions ------------------------------------------------------ */

@@ -114,6 +114,7 @@ static void close_interval(ssd *d, sim_time_t end, sim_time_t length)
  * (flash written, free blocks, GC units) as they were at its end. */
 void metrics_catch_up(ssd *d)
 {
+    if (!d->interval) return; /* no time series */
     sim_time_t now = sim_now(d->s);
     while (now >= d->interval_end) {
         close_interval(d, d->interval_end, d->interval);

@@ -300,3 +300,54 @@ Test(state, gc_bursts_stall_host_writes_and_keep_the_mapping)
      * closed only at the next completion would all show none but the last) */
     cr_assert_geq(gc_bursts * 10, bursts * 9, "%zu of %zu rows without a write show GC at work", gc_bursts, bursts);
 }
+
+/* A burst's quota of victims (ftl.gc.burst_victims): a die stops
+ * collecting after that many victims, though short of the burst's free
+ * blocks; without the quota, the die that started the burst at its
+ * threshold needs at least `burst` victims (each frees one block at most).
+ * On a full drive, whose victims are partly valid, the quota keeps fewer
+ * blocks free on average. The mapping stays intact either way. */
+typedef struct burst_probe {
+    uint32_t most_victims; /* most victims one die collected in one burst */
+    double mean_free;      /* free blocks per die, averaged over the samples */
+} burst_probe;
+
+static burst_probe random_rewrites_in_bursts(const char *quota)
+{
+    driver v;
+    const char *extra[] = {"drive.user_capacity=440MB", "ftl.gc.burst=4", "ftl.gc.background_threshold=0", quota};
+    open_small(&v, extra, 4);
+    cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
+    v.sequential = true;
+    drive_requests(&v, v.units, 8);
+    v.sequential = false;
+    const ssd_params *p = ssd_params_of(v.d);
+    ftl *f = ssd_ftl(v.d);
+    burst_probe r = {0};
+    double free_sum = 0;
+    int samples = 0;
+    /* a die's count stays at its burst's final value until the next burst */
+    for (int round = 0; round < 80; round++) {
+        drive_requests(&v, v.units / 40, 16);
+        if (round < 40) continue; /* the drive's first pass, before GC settles */
+        for (uint32_t die = 0; die < p->dies; die++) {
+            if (f->dies[die].burst_victims > r.most_victims) r.most_victims = f->dies[die].burst_victims;
+            free_sum += ftl_free_blocks(f, die);
+            samples++;
+        }
+    }
+    check(&v);
+    r.mean_free = free_sum / samples;
+    close_small(&v);
+    return r;
+}
+
+Test(state, gc_burst_quota_bounds_the_victims_of_a_burst)
+{
+    burst_probe capped = random_rewrites_in_bursts("ftl.gc.burst_victims=2"),
+                uncapped = random_rewrites_in_bursts("ftl.gc.burst_victims=0");
+    cr_assert_eq(capped.most_victims, 2, "quota 2: a die collected %u victims in one burst", capped.most_victims);
+    cr_assert_geq(uncapped.most_victims, 4, "no quota, burst 4: at most %u victims in one burst", uncapped.most_victims);
+    cr_assert_lt(capped.mean_free + 1, uncapped.mean_free, "free blocks per die: %.1f with the quota, %.1f without",
+                 capped.mean_free, uncapped.mean_free);
+}

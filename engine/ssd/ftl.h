@@ -46,6 +46,7 @@ typedef struct ftl_die {
     uint32_t open[STREAM_COUNT]; /* open block per stream, or FTL_NONE */
     bool collecting;      /* in a GC burst (ftl.gc.burst) */
     uint64_t burst_host, burst_gc; /* units placed in the burst: host writes get ftl.gc.burst_host_share of GC's */
+    uint32_t burst_victims; /* blocks collected in the burst (ftl.gc.burst_victims caps them) */
 } ftl_die;
 
 typedef struct ftl {

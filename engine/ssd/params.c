@@ -116,6 +116,8 @@ const cfg_key ssd_config_keys[] = {
      "Foreground GC in bursts: once a die is down to ftl.gc.threshold, every die collects until it has this many free blocks more than the threshold, taking no host writes meanwhile (they go to dies done collecting, or wait); 0: a die collects one block at a time, alongside host writes."},
     {"ftl.gc.burst_host_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
      "In a GC burst, host writes a collecting die still takes, as a share of the units its GC moves (firmware that lets a trickle through); 0: none."},
+    {"ftl.gc.burst_victims", CFG_UINT, NULL, "0", "0", "100000", NULL,
+     "A GC burst's work quota: a die stops collecting after this many victim blocks even if short of ftl.gc.burst's free blocks (on a full drive, whose victims are mostly valid, bursts then end sooner and free less); 0: no quota."},
     {"ftl.gc.reserve", CFG_UINT, NULL, "1", "1", "100", NULL,
      "Free blocks per die kept for garbage collection: host writes go to other dies while a die is down to these."},
     {"ftl.alloc_order", CFG_ENUM, NULL, "channel-first", NULL, NULL, "channel-first|die-first",
@@ -276,6 +278,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
     p->gc_burst = (uint32_t)cfg_uint(c, "ftl.gc.burst");
     p->gc_burst_host_share = cfg_float(c, "ftl.gc.burst_host_share");
+    p->gc_burst_victims = (uint32_t)cfg_uint(c, "ftl.gc.burst_victims");
     p->gc_policy = policy_index(gc_policy_names, cfg_str(c, "ftl.gc.policy"));
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
     p->order = policy_index(alloc_order_names, cfg_str(c, "ftl.alloc_order"));

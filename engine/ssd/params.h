@@ -72,7 +72,7 @@ typedef struct ssd_params {
     uint32_t units_per_block;   /* units in one multi-plane block */
     uint32_t blocks_per_die;    /* multi-plane blocks */
     uint64_t logical_units, physical_units;
-    uint32_t gc_threshold, gc_reserve, gc_burst;
+    uint32_t gc_threshold, gc_reserve, gc_burst, gc_burst_victims;
     double gc_burst_host_share;
     uint32_t gc_policy; /* index into gc_policies (ftl.c) */
     uint32_t gc_d;

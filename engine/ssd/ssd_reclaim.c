@@ -23,18 +23,21 @@ static void start_job(ssd *d, uint32_t die, uint32_t victim, bool fold, bool bac
 
 /* A die collecting in a burst (ftl.gc.burst) goes on after each erase (its
  * own or a fold's) until it has the burst's free blocks above the
- * threshold, or until the best victim is wholly valid (collecting it would
- * free nothing); then it takes host writes again. */
+ * threshold, has used its quota of victims (ftl.gc.burst_victims), or
+ * finds the best victim wholly valid (collecting it would free nothing);
+ * then it takes host writes again. */
 static void burst_next(ssd *d, uint32_t die)
 {
     ftl_die *fd = &d->f.dies[die];
     if (!fd->collecting) return;
+    bool quota_left = !d->p.gc_burst_victims || fd->burst_victims < d->p.gc_burst_victims;
     uint32_t victim = FTL_NONE;
-    if (ftl_free_blocks(&d->f, die) < d->p.gc_threshold + d->p.gc_burst) victim = ftl_pick_victim(&d->f, die);
+    if (quota_left && ftl_free_blocks(&d->f, die) < d->p.gc_threshold + d->p.gc_burst) victim = ftl_pick_victim(&d->f, die);
     if (victim == FTL_NONE || d->f.blocks[victim].valid >= d->p.units_per_block) {
         fd->collecting = false;
         return;
     }
+    fd->burst_victims++;
     start_job(d, die, victim, false, false);
 }
 
@@ -48,6 +51,7 @@ void gc_burst_start(ssd *d)
         if (fd->collecting || ftl_free_blocks(&d->f, die) >= d->p.gc_threshold + d->p.gc_burst) continue;
         fd->collecting = true;
         fd->burst_host = fd->burst_gc = 0;
+        fd->burst_victims = 0;
         if (!d->dies[die].gc_active) burst_next(d, die);
     }
 }

@@ -91,3 +91,15 @@ int results_read_timeseries(const char *path, ssd_interval **rows, size_t *count
     H5Fclose(file);
     return rc;
 }
+
+int results_read_parameters(const char *path, parameter_row **rows, size_t *count)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return *rows = NULL, *count = 0, -1;
+    hid_t t = results_parameter_type(false);
+    int rc = read_records(file, "/meta/parameters", t, sizeof **rows, 1000000, (void **)rows, count);
+    H5Tclose(t);
+    H5Fclose(file);
+    return rc;
+}

@@ -38,4 +38,8 @@ hid_t results_interval_type(void);
 hid_t results_request_type(void);
 hid_t results_die_type(void);
 
+/* Reads a result file's /meta/parameters (allocated; the caller frees
+ * them). Returns 0, or -1 if the file is not a readable ssdlab result. */
+int results_read_parameters(const char *path, parameter_row **rows, size_t *count);
+
 #endif

@@ -60,7 +60,7 @@ Test(cli, help_lists_commands)
 
 Test(cli, planned_commands_say_so_and_fail)
 {
-    const char *planned[] = {"trace gen pcmark8", "sweep plan x"};
+    const char *planned[] = {"trace gen pcmark8"};
     for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
         output *o = run(planned[i]);
         cr_assert_eq(o->status, 3, "'%s' exited %d", planned[i], o->status);
@@ -521,6 +521,44 @@ Test(cli, report_compares_results_side_by_side)
     o = run(args);
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "junk.h5: not an ssdlab result file"), "%s", o->err);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(system(args), 0);
+}
+
+/* sweep plan checks every point before anything runs and reports all the
+ * invalid ones at once, each with the key and what was expected; run then
+ * refuses to start. */
+Test(cli, sweep_plan_reports_every_invalid_point)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[300], args[700];
+    snprintf(path, sizeof path, "%s/s.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "sweep:\n  drive: example-sata-480\n  output: %s/out\n  set: [nand.blocks_per_plane=40]\n"
+               "grid:\n  ftl.gc.policy: [greedy, bogus]\n  drive.user_capacity: [8GB, 90GB]\n", dir);
+    fclose(f);
+    snprintf(args, sizeof args, "sweep plan %s", path);
+    output *o = run(args);
+    cr_assert_eq(o->status, 2, "%s", o->err);
+    cr_assert(strstr(o->out, "sweep s: 4 points"), "%s", o->out);
+    cr_assert(strstr(o->out, "    0  p0000-"), "%s", o->out);
+    cr_assert(strstr(o->err, "'bogus'") && strstr(o->err, "greedy"), "%s", o->err);
+    cr_assert(strstr(o->err, "(point 1, p0001-") && strstr(o->err, "(point 2, p0002-") && strstr(o->err, "(point 3, p0003-"), "%s",
+              o->err);
+    cr_assert(strstr(o->err, "3 of 4 points have an invalid configuration"), "%s", o->err);
+    snprintf(args, sizeof args, "sweep run %s -j 1", path);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "nothing was run"), "%s", o->err);
+    snprintf(args, sizeof args, "test ! -e %s/out", dir);
+    cr_assert_eq(system(args), 0, "a refused sweep left an output folder");
+    snprintf(args, sizeof args, "sweep frobnicate %s", path);
+    cr_assert_eq(run(args)->status, 2);
+    snprintf(args, sizeof args, "sweep run-point %s --index 4", path);
+    o = run(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "expected a point from 0 to 3"), "%s", o->err);
     snprintf(args, sizeof args, "rm -rf %s", dir);
     cr_assert_eq(system(args), 0);
 }

@@ -11,6 +11,10 @@ Kinds:
   latency      latency CDFs and percentiles of reads and writes (--phase N:
                one phase, from 1; default: the whole run)
   trim         read throughput and latency over time, TRIM phases shaded
+
+ssdlab-plot sweep SWEEP.h5 --x KEY --metric NAME [--lines KEY] [--phase NAME] -o OUT.png
+  a metric of a sweep table ('ssdlab sweep collect') against a swept key,
+  one line per value of another, repetitions averaged
 """
 import argparse
 import sys
@@ -20,6 +24,10 @@ from .results import load
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "sweep":
+        from .sweeps import main as sweep_main
+        return sweep_main(argv[1:])
     parser = argparse.ArgumentParser(prog="ssdlab-plot", description=__doc__.split("\n")[0],
                                      epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=sorted(KINDS))

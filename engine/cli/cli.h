@@ -99,6 +99,9 @@ typedef struct experiment_drive {
 } experiment_drive;
 int experiment_run_drives(const char *name, const experiment_drive *drives, int ndrives, bool plots, int jobs, int argc,
                           char **argv);
+/* Creates a folder and its parents; on failure prints "ssdlab CMD: cannot
+ * create ..." and returns -1. */
+int cli_make_dirs(const char *path, const char *cmd);
 /* Cores online (at least 1). */
 int cli_cores(void);
 /* Draws one plot of one result through the analysis package; returns its
@@ -106,5 +109,6 @@ int cli_cores(void);
 int cli_plot(const char *kind, const char *result, const char *png);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

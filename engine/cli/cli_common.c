@@ -1,7 +1,9 @@
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,4 +174,21 @@ int cli_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+int cli_make_dirs(const char *path, const char *cmd)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(buf, 0777);
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST) {
+        fprintf(stderr, "ssdlab %s: cannot create '%s': %s\n", cmd, path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }

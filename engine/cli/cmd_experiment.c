@@ -192,23 +192,6 @@ static void default_dir(char *out, size_t len, const char *name, const char *dri
     snprintf(out, len, "results/%s-%.*s", ename, (int)n, base);
 }
 
-static int make_dirs(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) && errno != EEXIST) {
-        fprintf(stderr, "ssdlab experiment: cannot create '%s': %s\n", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 /* Whether the test's file marks it long (experiment.long): long tests start
  * first, so that they overlap when tests run side by side. */
 static bool is_long(const experiment *e, const char *test)
@@ -286,7 +269,7 @@ int experiment_run_drives(const char *name, const experiment_drive *drives, int 
         const experiment_drive *dr = &drives[k];
         args[k] = (experiment_args){.config = dr->config, .only = dr->only, .plots = plots, .jobs = jobs > 0 ? jobs : 1};
         if (check_only(&e, dr->only)) rc = EXIT_BAD_INPUT;
-        else if (make_dirs(dr->out_dir)) rc = EXIT_FAILED;
+        else if (cli_make_dirs(dr->out_dir, "experiment")) rc = EXIT_FAILED;
         else printf("experiment %s on %s: results in %s/\n", e.dir, dr->config.drive, dr->out_dir);
         for (int i = 0; rc < 0 && i < e.count; i++)
             if (selected(dr->only, e.tests[i])) all[count++] = (test_job){e.tests[i], &args[k], dr->out_dir};

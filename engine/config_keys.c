@@ -11,7 +11,7 @@
 /* Keys a workload file sets when it is a test of an experiment
  * (experiments/review/): they change nothing in the simulation. */
 static const cfg_key experiment_config_keys[] = {
-    {"experiment.plot", CFG_ENUM, NULL, "none", NULL, NULL, "none|degradation|fill|qd|bs|mix|latency|trim",
+    {"experiment.plot", CFG_ENUM, NULL, "none", NULL, NULL, "none|degradation|fill|qd|bs|mix|latency|trim|pcmark",
      "The plot 'ssdlab experiment' draws of this test's result (analysis/README.md)."},
     {"experiment.description", CFG_STRING, NULL, "", NULL, NULL, NULL, "What the test measures, for the experiment's log."},
     {"experiment.long", CFG_BOOL, NULL, "false", NULL, NULL, NULL,

@@ -41,6 +41,10 @@ void results_phase_row(const ssd *d, phase_summary *row, const char *name, const
     row->erases = st.erases;
     row->slc_bytes_written = st.slc_units_written * ssd_params_of(d)->unit;
     row->slc_bytes_read = st.slc_units_read * ssd_params_of(d)->unit;
+    row->busy_s = st.busy_s;
+    uint64_t rw = row->reads + row->writes;
+    row->busy_mib_s = st.busy_s > 0 ? (double)(row->bytes_read + row->bytes_written) / st.busy_s / 1048576.0 : NAN;
+    row->access_time_us = rw ? (st.latency_sum_ns[SSDLAB_READ] + st.latency_sum_ns[SSDLAB_WRITE]) / (double)rw / 1000 : NAN;
     row->start_s = start_s;
     row->sim_time_s = sim_s;
     row->wall_time_s = wall_s;
@@ -174,6 +178,7 @@ struct results_writer {
     size_t phases;
     parameter_row *params; /* /meta/phase_parameters */
     size_t nparams, params_cap;
+    trace_score score; /* over the phases that replay a trace: /score */
 };
 
 static void check(results_writer *w, int rc)
@@ -262,6 +267,9 @@ void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row
     w->phases++;
     if (!w->histograms_made) check(w, make_histograms(w, d));
     check(w, table_append(&w->summary, row));
+    const cfg *c = phase ? phase : base;
+    if (c && !strcmp(cfg_str(c, "workload.phase"), "io") && strcmp(cfg_str(c, "workload.source"), "synthetic") != 0)
+        score_add(&w->score, row);
     for (int op = 0; op < 2 && !w->failed; op++)
         check(w, table_append(&w->latency[op], ssd_latency_histogram(d, op ? SSDLAB_WRITE : SSDLAB_READ)->bin));
 }
@@ -382,8 +390,27 @@ static int close_all(results_writer *w)
     return rc;
 }
 
+/* PCMark-style scoring of the phases that replayed a trace (score.h). */
+static herr_t write_score(results_writer *w)
+{
+    score_finish(&w->score);
+    hid_t t = results_score_type();
+    herr_t rc = write_table(w->file, "score", t, 1, &w->score,
+                            "over the phases that replay a trace: busy_s s, bandwidth_mib_s MiB/s, access_time_us us");
+    H5Tclose(t);
+    return rc;
+}
+
+const trace_score *results_score(results_writer *w)
+{
+    if (!w->score.phases) return NULL;
+    score_finish(&w->score);
+    return &w->score;
+}
+
 int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen)
 {
+    if (!w->failed && w->score.phases) check(w, write_score(w));
     if (!w->failed) check(w, write_meta(w, w->file, meta));
     if (!w->failed) check(w, write_nand(w->file, d));
     check(w, close_all(w));

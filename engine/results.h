@@ -17,7 +17,7 @@
 
 #include "ssd.h"
 
-#define RESULTS_FORMAT_VERSION 2
+#define RESULTS_FORMAT_VERSION 3
 
 /* Latency arrays hold, in this order: */
 enum { LAT_MEAN, LAT_P50, LAT_P90, LAT_P99, LAT_P999, LAT_P9999, LAT_MAX, LAT_FIELDS };
@@ -32,6 +32,10 @@ typedef struct phase_summary {
     double write_amplification;
     uint64_t gc_units, erases;
     uint64_t slc_bytes_written, slc_bytes_read; /* SLC-cache hits */
+    /* PCMark's scoring (docs/pcmark-like.md): time with a read or write
+     * outstanding, bytes read and written over it, and the mean latency
+     * of reads and writes */
+    double busy_s, busy_mib_s, access_time_us;
     double start_s, sim_time_s, wall_time_s;
 } phase_summary;
 
@@ -66,6 +70,9 @@ void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row
  * Returns 0, or -1 with a message in err; either way nothing is left under
  * a temporary name, and on failure nothing under path. */
 int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen);
+/* The PCMark-style score of the phases added so far that replay a trace
+ * (score.h), or NULL when none did. */
+const struct trace_score *results_score(results_writer *w);
 /* Abandons the file: the temporary is removed. */
 void results_discard(results_writer *w);
 

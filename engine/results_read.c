@@ -103,3 +103,20 @@ int results_read_parameters(const char *path, parameter_row **rows, size_t *coun
     H5Fclose(file);
     return rc;
 }
+
+int results_read_score(const char *path, trace_score *score)
+{
+    memset(score, 0, sizeof *score);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return -1;
+    hid_t t = results_score_type();
+    trace_score *rows = NULL;
+    size_t n = 0;
+    int rc = H5Lexists(file, "/score", H5P_DEFAULT) > 0 ? read_records(file, "/score", t, sizeof *rows, 2, (void **)&rows, &n) : 0;
+    if (rc == 0 && n == 1) *score = rows[0];
+    free(rows);
+    H5Tclose(t);
+    H5Fclose(file);
+    return rc;
+}

@@ -32,6 +32,9 @@ hid_t results_summary_type(void)
     F(erases, H5T_NATIVE_UINT64);
     F(slc_bytes_written, H5T_NATIVE_UINT64);
     F(slc_bytes_read, H5T_NATIVE_UINT64);
+    F(busy_s, H5T_NATIVE_DOUBLE);
+    F(busy_mib_s, H5T_NATIVE_DOUBLE);
+    F(access_time_us, H5T_NATIVE_DOUBLE);
     F(start_s, H5T_NATIVE_DOUBLE);
     F(sim_time_s, H5T_NATIVE_DOUBLE);
     F(wall_time_s, H5T_NATIVE_DOUBLE);
@@ -46,7 +49,7 @@ hid_t results_summary_type(void)
 /* Rows go to the file byte for byte: a padding byte would carry whatever
  * the stack held, and the same run would not give the same file. */
 _Static_assert(sizeof(ssd_interval) == 16 * 8, "ssd_interval must have no padding");
-_Static_assert(sizeof(phase_summary) == 64 + 16 + 8 * (6 + 2 + 14 + 1 + 4 + 3), "phase_summary must have no padding");
+_Static_assert(sizeof(phase_summary) == 64 + 16 + 8 * (6 + 2 + 14 + 1 + 4 + 3 + 3), "phase_summary must have no padding");
 
 hid_t results_interval_type(void)
 {
@@ -116,5 +119,20 @@ hid_t results_parameter_type(bool with_phase)
     if (with_phase) H5Tinsert(t, "phase", HOFFSET(parameter_row, phase), H5T_NATIVE_UINT32);
     H5Tclose(key);
     H5Tclose(value);
+    return t;
+}
+
+hid_t results_score_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(trace_score));
+#define F(field, type) H5Tinsert(t, #field, HOFFSET(trace_score, field), type)
+    F(phases, H5T_NATIVE_UINT32);
+    F(requests, H5T_NATIVE_UINT64);
+    F(bytes, H5T_NATIVE_UINT64);
+    F(busy_s, H5T_NATIVE_DOUBLE);
+    F(bandwidth_mib_s, H5T_NATIVE_DOUBLE);
+    F(access_time_us, H5T_NATIVE_DOUBLE);
+    F(score, H5T_NATIVE_DOUBLE);
+#undef F
     return t;
 }

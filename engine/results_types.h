@@ -11,6 +11,7 @@
 #include <hdf5.h>
 
 #include "results.h"
+#include "score.h"
 #include "ssd.h"
 
 /* One /requests record, in completion order. */
@@ -37,9 +38,13 @@ hid_t results_parameter_type(bool with_phase);
 hid_t results_interval_type(void);
 hid_t results_request_type(void);
 hid_t results_die_type(void);
+hid_t results_score_type(void);
 
 /* Reads a result file's /meta/parameters (allocated; the caller frees
  * them). Returns 0, or -1 if the file is not a readable ssdlab result. */
 int results_read_parameters(const char *path, parameter_row **rows, size_t *count);
+/* Reads /score (all zero when the run replayed no trace). Returns 0, or -1
+ * if the file is not a readable ssdlab result. */
+int results_read_score(const char *path, trace_score *score);
 
 #endif

@@ -53,6 +53,7 @@ typedef struct ssdlab_stats {
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     uint64_t slc_units_written, slc_units_read; /* SLC-cache hits: host units written into, read from SLC-mode blocks */
     double write_amplification; /* units written to flash (host, GC, translation) / host units */
+    double busy_s;              /* time with at least one read or write outstanding (submitted, not complete) */
     double energy_j, average_power_w;   /* since time 0 */
     double temperature_c, max_temperature_c, throttled_s; /* thermal.model = lumped */
     ssdlab_time now;

@@ -1,6 +1,7 @@
 /* The command-line program, run as a user would run it. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,29 @@ static output *run(const char *args)
     return &o;
 }
 
+static void remove_dir(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* Runs "ssdlab ARGS" (a printf format) and checks that it exits with
+ * `status` and says `message` on stderr. */
+static output *expect_exit(int status, const char *message, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static output *expect_exit(int status, const char *message, const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    output *o = run(args);
+    cr_assert_eq(o->status, status, "'%s' exited %d: %s", args, o->status, o->err);
+    cr_assert(strstr(o->err, message), "'%s': '%s' not in: %s", args, message, o->err);
+    return o;
+}
+
 Test(cli, version_names_version_and_git_hash)
 {
     output *o = run("--version");
@@ -56,17 +80,6 @@ Test(cli, help_lists_commands)
     o = run("config show --help");
     cr_assert_eq(o->status, 0);
     cr_assert(strstr(o->out, "--set KEY=VALUE"), "%s", o->out);
-}
-
-Test(cli, planned_commands_say_so_and_fail)
-{
-    const char *planned[] = {"trace gen pcmark8"};
-    for (size_t i = 0; i < sizeof planned / sizeof planned[0]; i++) {
-        output *o = run(planned[i]);
-        cr_assert_eq(o->status, 3, "'%s' exited %d", planned[i], o->status);
-        cr_assert(strstr(o->err, "not available yet"), "'%s': %s", planned[i], o->err);
-        cr_assert_eq(o->out[0], 0, "'%s' must print no placeholder output", planned[i]);
-    }
 }
 
 Test(cli, unknown_command_and_option_are_bad_input)
@@ -109,8 +122,7 @@ Test(cli, malformed_config_names_file_line_column_and_key)
     cr_assert_eq(o->status, 2);
     cr_assert_str_eq(o->err, "--set 'sim.seed=-3': key 'sim.seed': '-3' is negative; expected a non-negative integer\n"
                              "ssdlab: 1 configuration error\n");
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    remove_dir(dir);
 }
 
 Test(cli, config_show_reports_origins_of_drive_parts_and_overrides)
@@ -140,8 +152,7 @@ Test(cli, demo_runs_and_writes_its_histogram_atomically)
     /* Only the final file is left: no temporary beside it. */
     snprintf(args, sizeof args, "test $(ls %s | wc -l) -eq 1", dir);
     cr_assert_eq(system(args), 0);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    remove_dir(dir);
 }
 
 Test(cli, run_simulates_a_drive_and_checks_it)
@@ -173,7 +184,7 @@ Test(cli, trace_stats_and_convert)
     output *o = run("trace stats ../shared/traces/msr_rsrch_1.csv");
     cr_assert_eq(o->status, 0, "%s", o->err);
     cr_assert(strstr(o->out, "  requests            13780\n"), "%s", o->out);
-    cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes)\n"), "%s", o->out);
+    cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes, 163.28 MiB)\n"), "%s", o->out);
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char args[512];
@@ -183,7 +194,7 @@ Test(cli, trace_stats_and_convert)
     cr_assert(strstr(o->out, "13780 records written"), "%s", o->out);
     snprintf(args, sizeof args, "trace stats %s/r.bin", dir);
     o = run(args);
-    cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes)\n"), "%s", o->out);
+    cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes, 163.28 MiB)\n"), "%s", o->out);
     /* bad input: the message names file and line; no output file is left */
     char bad[300];
     snprintf(bad, sizeof bad, "%s/bad.csv", dir);
@@ -198,8 +209,7 @@ Test(cli, trace_stats_and_convert)
     cr_assert_str_eq(o->err, want);
     snprintf(args, sizeof args, "test ! -e %s/out.bin && test -z \"$(ls %s | grep tmp)\"", dir, dir);
     cr_assert_eq(system(args), 0, "no output file, not even a temporary one");
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    remove_dir(dir);
 }
 
 Test(cli, workload_files_with_phases)
@@ -270,8 +280,7 @@ Test(cli, workload_files_with_phases)
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "--set 'phases.9.requests=1': key '(none)': the workload has 6 phases; expected phases.N.key=value with N from 1 to 6"),
               "%s", o->err);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    remove_dir(dir);
 }
 
 /* SIGINT: the run stops, and its result is written and marked interrupted;
@@ -296,8 +305,7 @@ Test(cli, interrupted_runs)
              "test ! -e %s/kill.h5)",
              SOURCE_DIR, SSDLAB_BIN, dir, dir);
     cr_assert_eq(system(cmd), 0, "no file under the final name after SIGKILL");
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    remove_dir(dir);
 }
 
 /* A full drive leaves a dynamic SLC cache no blocks, so nothing can be
@@ -407,12 +415,8 @@ Test(cli, experiment_runs_selected_tests)
     o = run(args);
     cr_assert_eq(o->status, 1);
     cr_assert(!strstr(o->out, "experiment ") && strstr(o->out, "1 figure passed, 1 failed"), "--reuse runs nothing: %s", o->out);
-    snprintf(args, sizeof args, "validate --targets %s -d crucial-bx200-240", path);
-    o = run(args);
-    cr_assert_eq(o->status, 2);
-    cr_assert(strstr(o->err, "-d crucial-bx200-240: no figure of that drive"), "%s", o->err);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    expect_exit(2, "-d crucial-bx200-240: no figure of that drive", "validate --targets %s -d crucial-bx200-240", path);
+    remove_dir(dir);
 }
 
 /* Runs the example drive, shrunk to 10 GB and empty, into DIR/NAME.h5. */
@@ -470,8 +474,7 @@ Test(cli, report_gives_mean_and_confidence_interval_of_repeats)
     cr_assert_float_eq(mean, m, 1e-5 * m, "mean of %g %g %g", v[0], v[1], v[2]);
     cr_assert(v[0] != v[1] || v[1] != v[2], "seeds change the run");
     cr_assert_float_eq(half, 4.302653 * sqrt(ss / 2) / sqrt(3), 2e-3 * half + 1e-9, "half-width %g", half);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    remove_dir(dir);
 }
 
 /* Reads the two numbers of a report row named NAME. */
@@ -521,8 +524,7 @@ Test(cli, report_compares_results_side_by_side)
     o = run(args);
     cr_assert_eq(o->status, 2);
     cr_assert(strstr(o->err, "junk.h5: not an ssdlab result file"), "%s", o->err);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
-    cr_assert_eq(system(args), 0);
+    remove_dir(dir);
 }
 
 /* sweep plan checks every point before anything runs and reports all the
@@ -547,18 +549,40 @@ Test(cli, sweep_plan_reports_every_invalid_point)
     cr_assert(strstr(o->err, "(point 1, p0001-") && strstr(o->err, "(point 2, p0002-") && strstr(o->err, "(point 3, p0003-"), "%s",
               o->err);
     cr_assert(strstr(o->err, "3 of 4 points have an invalid configuration"), "%s", o->err);
-    snprintf(args, sizeof args, "sweep run %s -j 1", path);
-    o = run(args);
-    cr_assert_eq(o->status, 2);
-    cr_assert(strstr(o->err, "nothing was run"), "%s", o->err);
+    expect_exit(2, "nothing was run", "sweep run %s -j 1", path);
     snprintf(args, sizeof args, "test ! -e %s/out", dir);
     cr_assert_eq(system(args), 0, "a refused sweep left an output folder");
     snprintf(args, sizeof args, "sweep frobnicate %s", path);
     cr_assert_eq(run(args)->status, 2);
-    snprintf(args, sizeof args, "sweep run-point %s --index 4", path);
+    expect_exit(2, "expected a point from 0 to 3", "sweep run-point %s --index 4", path);
+    remove_dir(dir);
+}
+
+/* trace gen pcmark8 writes a trace that trace stats reads back with the
+ * published figures (Excel: 72 + 3148 reads, 119 + 87 writes, 73 MiB and
+ * 15 MiB); the same seed writes the same file; bad input is named. */
+Test(cli, trace_gen_pcmark8_matches_the_published_statistics)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[700];
+    snprintf(args, sizeof args, "trace gen pcmark8 --app excel --seed 3 -o %s/excel.csv", dir);
+    output *o = run(args);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    snprintf(args, sizeof args, "trace stats %s/excel.csv", dir);
     o = run(args);
-    cr_assert_eq(o->status, 2);
-    cr_assert(strstr(o->err, "expected a point from 0 to 3"), "%s", o->err);
-    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    const char *expected[] = {"  reads               3220 (76546048 bytes, 73.00 MiB)\n", "  writes              206 (15728640 bytes, 15.00 MiB)\n",
+                              "  sequential reads    72\n", "  random reads        3148\n", "  sequential writes   119\n",
+                              "  random writes       87\n"};
+    for (int i = 0; i < 6; i++) cr_assert(strstr(o->out, expected[i]), "'%s' not in:\n%s", expected[i], o->out);
+    snprintf(args, sizeof args, "trace gen pcmark8 --app excel --seed 3 -o %s/again.csv", dir);
+    cr_assert_eq(run(args)->status, 0);
+    snprintf(args, sizeof args, "cmp -s %s/excel.csv %s/again.csv", dir, dir);
+    cr_assert_eq(system(args), 0, "the same seed wrote another trace");
+    expect_exit(2, "--app 'notepad': not a PCMark 8 application", "trace gen pcmark8 --app notepad -o %s/n.csv", dir);
+    snprintf(args, sizeof args, "test ! -e %s/n.csv", dir);
     cr_assert_eq(system(args), 0);
+    cr_assert_eq(run("trace gen pcmark8 --app word")->status, 2);
+    remove_dir(dir);
 }

@@ -40,7 +40,7 @@ def layout(ssdlab, source, tmp):
         check(set(f.keys()) == {"meta", "summary", "timeseries", "requests", "nand", "histograms"}, list(f.keys()))
         meta = f["meta"].attrs
         check(meta["status"] == "complete", "status")
-        check(meta["format_version"] == 2, "format version")
+        check(meta["format_version"] == 3, "format version")
         check(meta["seed"] == 1, "seed")
         for a in ("ssdlab_version", "git_hash", "command_line", "host", "start_wall_time", "end_wall_time", "configuration"):
             check(a in meta, f"/meta attribute {a}")
@@ -160,8 +160,13 @@ def plots(ssdlab, source, tmp):
     check([x for x, _ in bs] == [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256], f"bs: sizes in KiB: {bs}")
     mix = list(sweep_points(load([sweeps["mix"]]), "mix").values())[0]
     check([x for x, _ in mix] == [0, 20, 40, 60, 80, 100], f"mix: read shares: {mix}")
+    pcm = os.path.join(tmp, "pcm.h5")
+    run(ssdlab, source, pcm, extra=["--set", "workload.source=pcmark8", "--set", "workload.pcmark8_app=excel",
+                                    "--set", "workload.lba_map=scale"])
+    score = load([pcm])[0].score
+    check(score is not None and score["phases"] == 1 and score["requests"] == 3426, f"/score of the Excel replay: {score}")
     jobs = [("fill", [fill]), ("degradation", [degr]), ("trim", [trim]), ("latency", [trim, degr]),
-            ("qd", [sweeps["qd"]]), ("bs", [sweeps["bs"]]), ("mix", [sweeps["mix"]])]
+            ("qd", [sweeps["qd"]]), ("bs", [sweeps["bs"]]), ("mix", [sweeps["mix"]]), ("pcmark", [pcm, pcm])]
     for kind, files in jobs:
         png = os.path.join(tmp, kind + ".png")
         r = subprocess.run([ssdlab, "plot", kind] + files + ["-o", png], capture_output=True, text=True)
@@ -179,8 +184,59 @@ def plots(ssdlab, source, tmp):
     check(r.returncode == 2 and "--phase 9" in r.stderr, f"a phase out of range is bad input: {r.stderr}")
 
 
+def scoring(ssdlab, source, tmp):
+    """PCMark-style scoring on a hand-made trace: busy time is the union of
+    the requests' [arrival, finish] intervals (checked against /requests,
+    computed here independently), bandwidth = bytes / busy time, access time
+    = mean latency of reads and writes (the TRIM left out), and /score over
+    the replay; then the closed form of non-overlapping requests."""
+    trace = os.path.join(tmp, "t.csv")
+    tick = 128166372000000000
+    rows = [(0, "Read", 0, 4096), (0, "Read", 1 << 20, 65536), (20, "Write", 8 << 20, 131072),  # a burst
+            (10000, "Write", 16 << 20, 4096),                                                     # 1 ms later, alone
+            (20000, "Read", 0, 4096), (20001, "Write", 0, 4096), (20002, "Read", 8 << 20, 131072)]
+    with open(trace, "w") as f:
+        for t, op, off, size in rows:
+            f.write(f"{tick + t},h,0,{op},{off},{size},0\n")
+        f.write(f"{tick + 900000},h,0,Write,{32 << 20},4096,0\n")  # 90 ms later, alone
+    out = os.path.join(tmp, "s.h5")
+    run(ssdlab, source, out, extra=["--set", "workload.source=trace", "--set", f"workload.trace={trace}",
+                                    "--set", "workload.precondition=fill", "--requests"])
+    with h5py.File(out, "r") as f:
+        s, req, score = f["summary"][0], f["requests"][:], f["score"][0]
+    spans = sorted((int(r["arrival_ns"]), int(r["finish_ns"])) for r in req if r["op"] != 2)
+    union, end = 0, -1
+    for a, b in spans:
+        if a >= end:
+            union += b - a
+            end = b
+        elif b > end:
+            union += b - end
+            end = b
+    check(len(spans) == 8, f"8 reads and writes recorded: {len(spans)}")
+    check(abs(s["busy_s"] - union * 1e-9) < 1e-12, f"busy {s['busy_s']} s against the union {union * 1e-9} s")
+    check(s["busy_s"] < sum(b - a for a, b in spans) * 1e-9, "the burst's requests overlap: busy < sum of latencies")
+    nbytes = sum(r[3] for r in rows) + 4096
+    check(abs(s["busy_mib_s"] - nbytes / s["busy_s"] / 2**20) < 1e-9 * s["busy_mib_s"], f"bandwidth {s['busy_mib_s']}")
+    mean_lat = sum(int(r["latency_ns"]) for r in req) / len(req) / 1000
+    check(abs(s["access_time_us"] - mean_lat) < 1e-9 * mean_lat, f"access time {s['access_time_us']} against {mean_lat}")
+    check(score["phases"] == 1 and score["requests"] == 8 and score["bytes"] == nbytes, f"score row {score}")
+    check(abs(score["score"] - (score["bandwidth_mib_s"] * 1e6 / score["access_time_us"]) ** 0.5) < 1e-9 * score["score"],
+          "score = geometric mean of bandwidth and 1 / access time")
+    # requests far apart: busy time is exactly the sum of their latencies
+    with open(trace, "w") as f:
+        for k in range(5):
+            f.write(f"{tick + k * 1000000},h,0,Read,{k << 20},4096,0\n")
+    run(ssdlab, source, out, extra=["--set", "workload.source=trace", "--set", f"workload.trace={trace}",
+                                    "--set", "workload.precondition=fill", "--requests"])
+    with h5py.File(out, "r") as f:
+        s, req = f["summary"][0], f["requests"][:]
+    total = sum(int(r["latency_ns"]) for r in req) * 1e-9
+    check(abs(s["busy_s"] - total) < 1e-12 and s["busy_s"] > 0, f"isolated reads: busy {s['busy_s']} s, latencies {total} s")
+
+
 def main(ssdlab, source):
-    for part in (layout, determinism, plots):
+    for part in (layout, determinism, plots, scoring):
         with tempfile.TemporaryDirectory() as tmp:
             part(ssdlab, source, tmp)
     print(f"results: {len(failures)} failed")

@@ -60,19 +60,25 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     trace_reader *t = trace_open(path, opt, err, errlen);
     if (!t) return -1;
     uint64_t *next_offset = calloc(MAX_DEVICES, sizeof *next_offset);
+    uint64_t *next_of_op = calloc(2 * MAX_DEVICES, sizeof *next_of_op); /* 0: none yet */
     bool *seen = calloc(MAX_DEVICES, sizeof *seen);
     gsl_rstat_workspace *gaps = gsl_rstat_alloc();
     bitmap pages = {0};
     trace_record r;
     sim_time_t last_time = 0;
-    int rc;
-    while ((rc = trace_next(t, &r)) == 1) {
+    int rc = next_offset && next_of_op && seen && gaps ? 1 : -2;
+    while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
         s->requests++;
         s->count[r.op]++;
         s->bytes[r.op] += r.bytes;
         s->size_hist[size_bucket(r.bytes)]++;
         uint32_t dev = r.device % MAX_DEVICES;
         if (seen[dev] && next_offset[dev] == r.offset) s->sequential++;
+        if (r.op != TRACE_TRIM) {
+            uint64_t *next = &next_of_op[2 * dev + r.op];
+            if (*next && *next == r.offset + 1) s->sequential_op[r.op]++;
+            *next = r.offset + r.bytes + 1; /* +1: offset 0 stays "none" */
+        }
         if (!seen[dev]) s->devices++;
         seen[dev] = true;
         next_offset[dev] = r.offset + r.bytes;
@@ -81,14 +87,16 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
         if (s->requests > 1) gsl_rstat_add(sim_time_to_sec(r.time > last_time ? r.time - last_time : 0), gaps);
         if (r.time > last_time) last_time = r.time;
     }
-    if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
+    if (rc == -2) snprintf(err, errlen, "%s: out of memory for the statistics", path);
+    else if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
     s->duration_s = sim_time_to_sec(last_time);
     s->interarrival_mean_s = gsl_rstat_n(gaps) ? gsl_rstat_mean(gaps) : 0;
     s->interarrival_sd_s = gsl_rstat_n(gaps) > 1 ? gsl_rstat_sd(gaps) : 0;
     s->footprint_pages = pages.overflow ? UINT64_MAX : pages.set;
     free(pages.words);
-    gsl_rstat_free(gaps);
+    if (gaps) gsl_rstat_free(gaps);
     free(next_offset);
+    free(next_of_op);
     free(seen);
     trace_close(t);
     return rc < 0 ? -1 : 0;

@@ -13,6 +13,8 @@ typedef struct trace_stats {
     uint64_t requests, count[3], bytes[3];
     uint64_t size_hist[SIZE_BUCKETS];
     uint64_t sequential;         /* requests starting where the device's previous one ended */
+    uint64_t sequential_op[2];   /* reads (writes) starting where the device's previous read (write) ended:
+                                  * the split PCMark's trace statistics publish */
     uint64_t footprint_pages;    /* distinct 4 KiB pages touched; UINT64_MAX if the range was too large */
     double duration_s;
     double interarrival_mean_s, interarrival_sd_s;

@@ -26,7 +26,9 @@ struct trace_reader {
     double base;      /* time of the first record, in the format's unit */
     int fio_version;
     bool in_summary; /* blkparse: past the event lines */
-    uint64_t records; /* binary: records read */
+    uint64_t records; /* binary and in memory: records read */
+    trace_record *mem; /* a trace held in memory (trace_open_records), or NULL */
+    size_t mem_count;
     char where[300];
     char *files[MAX_FILES]; /* fio: device numbers by file name */
     int file_count;
@@ -46,7 +48,7 @@ trace_format trace_format_of(const trace_reader *t) { return t->format; }
 
 const char *trace_where(trace_reader *t)
 {
-    if (t->format == TRACE_BINARY)
+    if (t->format == TRACE_BINARY || t->mem)
         snprintf(t->where, sizeof t->where, "%s:record %llu", t->path, (unsigned long long)t->records);
     else
         snprintf(t->where, sizeof t->where, "%s:%llu", t->path, (unsigned long long)input_line_number(t->in));
@@ -291,6 +293,11 @@ static int next_binary(trace_reader *t, trace_record *r)
 
 int trace_next(trace_reader *t, trace_record *r)
 {
+    if (t->mem) {
+        if (t->records == t->mem_count) return 0;
+        *r = t->mem[t->records++];
+        return 1;
+    }
     if (t->format == TRACE_BINARY) return next_binary(t, r);
     char *line;
     size_t len;
@@ -392,7 +399,22 @@ void trace_close(trace_reader *t)
     input_close(t->in);
     for (int i = 0; i < t->file_count; i++) free(t->files[i]);
     free(t->path);
+    free(t->mem);
     free(t);
+}
+
+trace_reader *trace_open_records(trace_record *records, size_t count, const char *name, char *err, size_t errlen)
+{
+    trace_reader *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = strdup(name))) {
+        free(t);
+        free(records);
+        return snprintf(err, errlen, "out of memory"), NULL;
+    }
+    t->format = TRACE_BINARY;
+    t->mem = records;
+    t->mem_count = count;
+    return t;
 }
 
 static void put_le(unsigned char *p, uint64_t v, int n)

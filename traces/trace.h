@@ -45,6 +45,9 @@ typedef struct trace_reader trace_reader;
  * format not recognised. */
 trace_reader *trace_open(const char *path, const trace_options *opt, char *err, size_t errlen);
 void trace_close(trace_reader *t);
+/* A reader over records already in memory (a generated trace), which it
+ * takes over and frees; `name` stands for the file in messages. */
+trace_reader *trace_open_records(trace_record *records, size_t count, const char *name, char *err, size_t errlen);
 /* 1: a record; 0: the end; -1: bad input (message in trace_error). */
 int trace_next(trace_reader *t, trace_record *r);
 const char *trace_error(const trace_reader *t);

@@ -11,6 +11,8 @@ Kinds:
   latency      latency CDFs and percentiles of reads and writes (--phase N:
                one phase, from 1; default: the whole run)
   trim         read throughput and latency over time, TRIM phases shaded
+  pcmark       each replayed trace's bandwidth over busy time, a bar per result,
+               with the overall bandwidth, access time and score
 
 ssdlab-plot sweep SWEEP.h5 --x KEY --metric NAME [--lines KEY] [--phase NAME] -o OUT.png
   a metric of a sweep table ('ssdlab sweep collect') against a swept key,

@@ -206,7 +206,36 @@ def trim(results, out, title=None, **_):
     _save(fig, out, title or "Reads around a TRIM")
 
 
+def pcmark(results, out, title=None, **_):
+    """PCMark-style bars: each replayed trace's bandwidth over busy time
+    (mean of its passes), one bar per drive, and the overall figures in
+    the legend."""
+    fig, ax = _figure()
+    apps = []
+    for r in results:
+        for row in r.summary:
+            name = row["phase"].decode().rsplit(" ", 1)[0]
+            if row["kind"].decode() == "io" and row["busy_s"] > 0 and name not in apps:
+                apps.append(name)
+    width = 0.8 / max(len(results), 1)
+    for k, r in enumerate(results):
+        means = []
+        for app in apps:
+            vals = [row["busy_mib_s"] for row in r.summary
+                    if row["kind"].decode() == "io" and row["busy_s"] > 0 and row["phase"].decode().rsplit(" ", 1)[0] == app]
+            means.append(np.mean(vals) if vals else 0.0)
+        label = r.drive
+        if r.score is not None:
+            label += f": {r.score['bandwidth_mib_s']:.0f} MiB/s, {r.score['access_time_us']:.0f} µs, score {r.score['score']:.0f}"
+        ax.bar(np.arange(len(apps)) + (k - (len(results) - 1) / 2) * width, means, width, label=label)
+    ax.set_xticks(range(len(apps)))
+    ax.set_xticklabels(apps, rotation=30, ha="right", fontsize=8)
+    _finish(ax, "trace", "bandwidth over busy time (MiB/s)")
+    _save(fig, out, title or "PCMark-like traces: bandwidth over busy time")
+
+
 KINDS = {
+    "pcmark": pcmark,
     "degradation": degradation,
     "fill": fill,
     "qd": lambda results, out, **kw: sweep(results, out, "qd", **kw),

@@ -32,6 +32,7 @@ class Result:
             self.bin_edges_ns = f["histograms/bin_edges_ns"][:]
             self.read_counts = f["histograms/read_counts"][:]
             self.write_counts = f["histograms/write_counts"][:]
+            self.score = f["score"][0] if "score" in f else None  # PCMark-style, over the trace replays
 
     # --- configuration -----------------------------------------------------
     def param(self, key, phase=None):

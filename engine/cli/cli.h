@@ -110,5 +110,7 @@ int cli_plot(const char *kind, const char *result, const char *png);
 int cmd_config(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+/* ssdlab trace gen (cmd_trace_gen.c); argv[0] is "gen". */
+int trace_gen_cmd(int argc, char **argv);
 
 #endif

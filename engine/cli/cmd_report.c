@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "results.h"
+#include "results_types.h"
 
 #define MAX_FILES 64
 
@@ -39,6 +40,9 @@ METRIC(m_wa, r->write_amplification)
 METRIC(m_erases, (double)r->erases)
 METRIC(m_slcw, (double)r->slc_bytes_written / 1048576.0)
 METRIC(m_slcr, (double)r->slc_bytes_read / 1048576.0)
+METRIC(m_busy, r->busy_s)
+METRIC(m_busy_mibs, r->busy_mib_s)
+METRIC(m_access, r->access_time_us)
 METRIC(m_time, r->sim_time_s)
 
 static const metric metrics[] = {
@@ -46,7 +50,8 @@ static const metric metrics[] = {
     {"read mean us", m_rmean},        {"read p50 us", m_rp50},    {"read p99 us", m_rp99},
     {"read p99.9 us", m_rp999},       {"write mean us", m_wmean}, {"write p99 us", m_wp99},
     {"write p99.9 us", m_wp999},      {"write ampl.", m_wa},      {"erases", m_erases},
-    {"SLC written MiB", m_slcw},      {"SLC read MiB", m_slcr},   {"simulated s", m_time},
+    {"SLC written MiB", m_slcw},      {"SLC read MiB", m_slcr},   {"busy s", m_busy},
+    {"busy MiB/s", m_busy_mibs},      {"access us", m_access},    {"simulated s", m_time},
 };
 enum { METRICS = sizeof metrics / sizeof metrics[0] };
 
@@ -57,6 +62,7 @@ typedef struct result_file {
     char status[32];
     char *config; /* without its seed: files with equal ones are repeats */
     int group;
+    trace_score score; /* /score; phases 0 without trace replays */
 } result_file;
 
 /* Drops the seed line from a configuration's YAML. */
@@ -84,12 +90,22 @@ static int load(result_file *f)
                 f->path);
         return -1;
     }
+    results_read_score(f->path, &f->score);
     f->config = results_read_meta(f->path, "configuration");
     if (f->config) strip_seed(f->config);
     return 0;
 }
 
-/* Mean and the half-width of its 95 % confidence interval (0 for one value). */
+/* Mean of k values and the half-width of its 95 % confidence interval (0
+ * for one value); returns k. */
+static int mean_ci(const double *v, int k, double *mean, double *half)
+{
+    if (!k) return 0;
+    *mean = gsl_stats_mean(v, 1, (size_t)k);
+    *half = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * gsl_stats_sd_m(v, 1, (size_t)k, *mean) / sqrt(k) : 0;
+    return k;
+}
+
 static int column_stats(const result_file *files, int n, int group, size_t phase, const metric *m, double *mean, double *half)
 {
     double v[MAX_FILES];
@@ -97,10 +113,34 @@ static int column_stats(const result_file *files, int n, int group, size_t phase
     for (int i = 0; i < n; i++)
         if (files[i].group == group && phase < files[i].count && !isnan(m->value(&files[i].rows[phase])))
             v[k++] = m->value(&files[i].rows[phase]);
-    if (!k) return 0;
-    *mean = gsl_stats_mean(v, 1, (size_t)k);
-    *half = k > 1 ? gsl_cdf_tdist_Pinv(0.975, k - 1) * gsl_stats_sd_m(v, 1, (size_t)k, *mean) / sqrt(k) : 0;
-    return k;
+    return mean_ci(v, k, mean, half);
+}
+
+/* The PCMark-style score of each column's trace replays (/score). */
+static void print_scores(const result_file *files, int n, int groups)
+{
+    static const char *const names[] = {"busy s", "bandwidth MiB/s", "access us", "score"};
+    bool any = false;
+    for (int i = 0; i < n; i++) any |= files[i].score.phases > 0;
+    if (!any) return;
+    printf("\ntrace replays (bandwidth over busy time; score = sqrt(MiB/s x 1/s of access time))\n");
+    for (int k = 0; k < 4; k++) {
+        printf("%-16s", names[k]);
+        for (int g = 0; g < groups; g++) {
+            double v[MAX_FILES], mean = NAN, half = 0;
+            int c = 0;
+            for (int i = 0; i < n; i++) {
+                const trace_score *s = &files[i].score;
+                if (files[i].group != g || !s->phases) continue;
+                v[c++] = k == 0 ? s->busy_s : k == 1 ? s->bandwidth_mib_s : k == 2 ? s->access_time_us : s->score;
+            }
+            int got = mean_ci(v, c, &mean, &half);
+            if (!got) printf(" %14s%-12s", "-", "");
+            else if (got == 1) printf(" %14.6g%-12s", mean, "");
+            else printf(" %14.6g +-%-9.3g", mean, half);
+        }
+        printf("\n");
+    }
 }
 
 static void print_phase(const result_file *files, int n, int groups, size_t p)
@@ -171,6 +211,7 @@ int cmd_report(int argc, char **argv)
     if (rc == EXIT_OK) {
         for (int i = 0; i < n; i++) printf("%c [%d] %s (%s)\n", 'A' + files[i].group, i + 1, files[i].path, files[i].status);
         for (size_t p = 0; p < most; p++) print_phase(files, n, groups, p);
+        print_scores(files, n, groups);
     }
     for (int i = 0; i < n; i++) {
         free(files[i].rows);

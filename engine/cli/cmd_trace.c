@@ -12,9 +12,11 @@
 
 static const char help[] =
     "Usage: ssdlab trace stats FILE [options]\n"
-    "       ssdlab trace convert IN OUT [options]\n\n"
+    "       ssdlab trace convert IN OUT [options]\n"
+    "       ssdlab trace gen pcmark8 --app NAME|all [--seed N] -o FILE ('trace gen --help')\n\n"
     "stats prints request count, reads/writes/trims, bytes, size histogram,\n"
-    "sequential share, footprint (distinct 4 KiB pages), inter-arrival times and\n"
+    "sequential share (and sequential reads and writes: each starting where the\n"
+    "previous request of its kind ended), footprint (distinct 4 KiB pages), inter-arrival times and\n"
     "duration. convert writes ssdlab's binary trace format, which replays fastest.\n"
     "Inputs may be compressed with gzip, bzip2, xz or zstd.\n\n"
     "Options:\n"
@@ -76,7 +78,14 @@ static int trace_stats_cmd(int argc, char **argv)
     printf("trace %s\n", path);
     printf("  requests            %llu\n", (unsigned long long)s.requests);
     for (int i = 0; i < 3; i++)
-        printf("  %-19s %llu (%llu bytes)\n", ops[i], (unsigned long long)s.count[i], (unsigned long long)s.bytes[i]);
+        printf("  %-19s %llu (%llu bytes, %.2f MiB)\n", ops[i], (unsigned long long)s.count[i], (unsigned long long)s.bytes[i],
+               (double)s.bytes[i] / 1048576.0);
+    /* a request is sequential when it starts where the device's previous
+     * request of its kind ended (PCMark's published split) */
+    for (int i = 0; i < 2; i++) {
+        printf("  sequential %-8s %llu\n", ops[i], (unsigned long long)s.sequential_op[i]);
+        printf("  random %-12s %llu\n", ops[i], (unsigned long long)(s.count[i] - s.sequential_op[i]));
+    }
     printf("  devices             %u\n", s.devices);
     printf("  sequential share    %.2f %%\n", s.requests ? 100.0 * (double)s.sequential / (double)s.requests : 0.0);
     if (s.footprint_pages == UINT64_MAX) printf("  footprint           (address range above 2 TiB: not counted)\n");
@@ -143,9 +152,6 @@ int cmd_trace(int argc, char **argv)
     }
     if (!strcmp(argv[1], "stats")) return trace_stats_cmd(argc - 1, argv + 1);
     if (!strcmp(argv[1], "convert")) return trace_convert_cmd(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "gen")) {
-        fprintf(stderr, "ssdlab trace gen: not available yet: it arrives with the PCMark-like traces (issue 7).\n");
-        return EXIT_NOT_AVAILABLE;
-    }
-    return cli_usage_error("trace", "unknown subcommand '%s'; expected stats or convert", argv[1]);
+    if (!strcmp(argv[1], "gen")) return trace_gen_cmd(argc - 1, argv + 1);
+    return cli_usage_error("trace", "unknown subcommand '%s'; expected stats, convert or gen", argv[1]);
 }

@@ -11,6 +11,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "results.h"
+#include "score.h"
 #include "ssd.h"
 #include "workload.h"
 
@@ -146,7 +147,11 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     ssd_stats(d, &st);
     const ssd_params *p = ssd_params_of(d);
     const char *kind = cfg_str(c, "workload.phase"), *name = cfg_str(c, "workload.name");
-    bool traced = !strcmp(kind, "io") && !strcmp(cfg_str(c, "workload.source"), "trace");
+    const char *source = cfg_str(c, "workload.source");
+    bool traced = !strcmp(kind, "io") && strcmp(source, "synthetic") != 0;
+    char pcmark[96];
+    snprintf(pcmark, sizeof pcmark, "pcmark8:%s (seed %llu)", cfg_str(c, "workload.pcmark8_app"),
+             (unsigned long long)cfg_uint(c, "workload.pcmark8_seed"));
     if (phases) fprintf(log, "phase %zu of %zu%s%s%s: %s\n", index + 1, phases, name[0] ? " (" : "", name, name[0] ? ")" : "", kind);
     if (!strcmp(kind, "idle")) {
         fprintf(log, "  idle for %.3f s of simulated time\n", r->seconds);
@@ -154,7 +159,7 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     }
     if (traced)
         fprintf(log, "  workload: %s replay of %s, time scale %g, QD %llu (afap), precondition %s\n", cfg_str(c, "workload.replay"),
-               cfg_str(c, "workload.trace"), cfg_float(c, "workload.time_scale"),
+               !strcmp(source, "pcmark8") ? pcmark : cfg_str(c, "workload.trace"), cfg_float(c, "workload.time_scale"),
                (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
     else if (!strcmp(kind, "io"))
     {
@@ -238,6 +243,25 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
     return rc;
 }
 
+/* PCMark-style scoring of the run's trace replays (score.h), for the log. */
+static trace_score run_score;
+
+static void note_score(FILE *log, const cfg *pc, const phase_summary *row)
+{
+    if (strcmp(cfg_str(pc, "workload.phase"), "io") != 0 || !strcmp(cfg_str(pc, "workload.source"), "synthetic")) return;
+    fprintf(log, "  busy %.3f s (a read or write outstanding): %.2f MiB/s over it; access time %.1f us\n", row->busy_s,
+            row->busy_mib_s, row->access_time_us);
+    score_add(&run_score, row);
+}
+
+static void print_score(FILE *log)
+{
+    if (!run_score.phases) return;
+    score_finish(&run_score);
+    fprintf(log, "trace replays (%u phases): busy %.3f s, bandwidth %.2f MiB/s, access time %.1f us, score %.1f\n",
+            run_score.phases, run_score.busy_s, run_score.bandwidth_mib_s, run_score.access_time_us, run_score.score);
+}
+
 /* One phase on its own. */
 static int run_phase(FILE *log, cli_model *m, const cfg *base, const cfg *pc, bool listed, size_t index, size_t count, uint64_t *requests,
                      results_writer *h5, progress *pr)
@@ -255,13 +279,12 @@ static int run_phase(FILE *log, cli_model *m, const cfg *base, const cfg *pc, bo
     } else {
         report_phase(log, pc, m->d, &r, index, listed ? count : 0);
         *requests += r.requests;
-        if (h5) {
-            const char *name = cfg_str(pc, "workload.name");
-            phase_summary row;
-            results_phase_row(m->d, &row, name[0] ? name : "run", cfg_str(pc, "workload.phase"), sim_time_to_sec(start),
-                              r.seconds, cli_wall_seconds() - wall0);
-            results_add_phase(h5, m->d, &row, pc, base);
-        }
+        const char *name = cfg_str(pc, "workload.name");
+        phase_summary row;
+        results_phase_row(m->d, &row, name[0] ? name : "run", cfg_str(pc, "workload.phase"), sim_time_to_sec(start), r.seconds,
+                          cli_wall_seconds() - wall0);
+        note_score(log, pc, &row);
+        if (h5) results_add_phase(h5, m->d, &row, pc, base);
     }
     if (listed) workload_free(w);
     return rc;
@@ -360,6 +383,7 @@ int runner_run(const run_request *rq)
     FILE *log = rq->log;
     cli_model m;
     if (cli_model_open(&m, c, "run")) return EXIT_BAD_INPUT;
+    run_score = (trace_score){0};
     run_outputs out = {0};
     int rc = open_outputs(rq, m.d, &out);
     if (rc != EXIT_OK) {
@@ -387,6 +411,7 @@ int runner_run(const run_request *rq)
         if (out.csv_open) outfile_abort(&out.csv);
     } else {
         print_run_totals(log, c, m.d, m.s, requests, t1 - t0, cli_wall_seconds() - t1);
+        print_score(log);
         ssd_close_interval(m.d);
         rc = close_outputs(rq, &m, &out, start_wall);
         if (interrupted && rc == EXIT_OK) rc = EXIT_INTERRUPTED;

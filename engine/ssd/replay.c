@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcmark8.h"
 #include "reqpool.h"
 #include "stats.h"
 #include "trace.h"
@@ -148,6 +149,25 @@ static int parse_devices(replay *p, const char *list, char *err, size_t errlen)
     return 0;
 }
 
+/* A PCMark-like trace, generated in memory (traces/pcmark8.c): the same
+ * records 'ssdlab trace gen pcmark8' writes. */
+static int open_pcmark8(replay *p, const cfg *c, char *err, size_t errlen)
+{
+    const pcmark8_app *app = pcmark8_find(cfg_str(c, "workload.pcmark8_app"));
+    trace_record *recs;
+    size_t n;
+    if (!app || pcmark8_generate(app, cfg_uint(c, "workload.pcmark8_seed"), &recs, &n, err, errlen)) {
+        if (!app) snprintf(err, errlen, "key 'workload.pcmark8_app': unknown application");
+        return -1;
+    }
+    p->max_end = 1;
+    for (size_t i = 0; i < n; i++)
+        if (recs[i].offset + recs[i].bytes > p->max_end) p->max_end = recs[i].offset + recs[i].bytes;
+    char name[96];
+    snprintf(name, sizeof name, "pcmark8:%s", app->name);
+    return (p->t = trace_open_records(recs, n, name, err, errlen)) ? 0 : -1;
+}
+
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
 {
     replay *p = calloc(1, sizeof *p);
@@ -167,6 +187,14 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen)) {
         replay_free(p);
         return NULL;
+    }
+    if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
+        if (open_pcmark8(p, c, err, errlen)) {
+            replay_free(p);
+            return NULL;
+        }
+        p->on_arrival = sim_register_handler(s, "replay.arrival", on_arrival, NULL);
+        return p;
     }
     if (p->map == MAP_SCALE) {
         /* scaling needs the trace's extent: one streaming pass first */

@@ -245,6 +245,7 @@ void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     ssd *d = ctx;
     ssdlab_request *r = obj;
     r->finish = sim_now(s);
+    if (r->op != SSDLAB_TRIM && --d->rw_pending == 0) d->busy_ns += r->finish - d->busy_since;
     d->outstanding--;
     d->queue_outstanding[r->queue]--;
     record(d, r);
@@ -262,6 +263,7 @@ int ssd_submit(ssd *d, ssdlab_request *r)
         return -1;
     r->arrival = sim_now(d->s);
     r->id = d->submitted++;
+    if (r->op != SSDLAB_TRIM && d->rw_pending++ == 0) d->busy_since = r->arrival;
     r->merged = 0;
     if (d->queue_outstanding[r->queue] >= d->p.max_queue_depth) q_push(&d->admission[r->queue], r);
     else admit(d, r);
@@ -396,6 +398,7 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->max_temperature_c = pw->max_temperature_c;
     s->throttled_s = sim_time_to_sec(pw->throttled_ns + (pw->throttling ? sim_now(d->s) - pw->throttle_began : 0));
     s->map_writebacks = d->map_programs;
+    s->busy_s = sim_time_to_sec(d->busy_ns + (d->rw_pending ? sim_now(d->s) - d->busy_since : 0));
     s->flash_programs = d->flash_programs;
     s->read_retries = d->read_retries;
     s->read_cache_hits = d->rcache_hits;
@@ -429,6 +432,8 @@ void ssd_reset_stats(ssd *d)
     d->gc_units0 = d->f.units_written[STREAM_GC];
     d->map_units0 = d->f.units_written[STREAM_MAP];
     d->erases0 = d->f.erases;
+    d->busy_ns = 0;
+    d->busy_since = sim_now(d->s); /* a busy period running now counts from here */
 }
 
 void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)

@@ -74,6 +74,9 @@ struct ssd {
     size_t txn_slab_count, txn_count;
     /* host side */
     uint32_t outstanding;
+    uint32_t rw_pending;    /* reads and writes submitted, not yet complete (admitted or waiting) */
+    sim_time_t busy_since;  /* when rw_pending last rose from 0 */
+    sim_time_t busy_ns;     /* time with rw_pending > 0 since the last stats reset (PCMark's busy time) */
     uint32_t *queue_outstanding; /* per submission queue */
     req_queue *admission;        /* per submission queue: commands beyond its depth */
     req_queue buffer_wait, stalled;

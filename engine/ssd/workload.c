@@ -45,8 +45,13 @@ const cfg_key workload_config_keys[] = {
     {"workload.with_previous", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
      "Phases: run this phase at the same time as the previous one, as another worker (synthetic io phases only)."},
     {"workload.trim_chunk", CFG_SIZE, "MiB", "0B", NULL, "4GiB", NULL, "Trim phase: bytes per TRIM command; 0 means as few commands as possible."},
-    {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace",
-     "Where requests come from: the synthetic generator (pattern, read share, ...) or a trace file (workload.trace)."},
+    {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace|pcmark8",
+     "Where requests come from: the synthetic generator (pattern, read share, ...), a trace file (workload.trace), or a PCMark-like desktop trace generated in memory (workload.pcmark8_app; replayed like a trace)."},
+    {"workload.pcmark8_app", CFG_ENUM, NULL, "word", NULL, NULL,
+     "photoshop-light|photoshop-heavy|illustrator|indesign|after-effects|word|excel|powerpoint|world-of-warcraft|battlefield-3",
+     "PCMark-like source: the application whose trace is generated (docs/pcmark-like.md)."},
+    {"workload.pcmark8_seed", CFG_UINT, NULL, "1", NULL, NULL, NULL,
+     "PCMark-like source: the trace's own seed (as 'ssdlab trace gen pcmark8 --seed'), apart from sim.seed so that every drive replays the same trace."},
     {"workload.trace", CFG_PATH, NULL, "none", NULL, NULL, NULL, "Trace file to replay (plain or gzip/bzip2/xz/zstd), relative to the file that names it."},
     {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary",
      "Format of workload.trace; auto guesses from its first line."},
@@ -189,7 +194,15 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     w->rng = sim_rng(s, "workload");
     w->precondition = cfg_str(c, "workload.precondition");
     w->overwrites = cfg_float(c, "workload.steady_overwrites");
-    if (!strcmp(cfg_str(c, "workload.source"), "trace")) {
+    const char *source = cfg_str(c, "workload.source");
+    if (!strcmp(source, "pcmark8")) {
+        if (!(w->trace = replay_create(s, d, c, err, errlen))) {
+            free(w);
+            return NULL;
+        }
+        return w;
+    }
+    if (!strcmp(source, "trace")) {
         if (!strcmp(cfg_str(c, "workload.trace"), "none")) {
             snprintf(err, errlen, "key 'workload.source' is trace but 'workload.trace' names no file; expected a trace file");
             free(w);

@@ -20,14 +20,14 @@ cp "$src/tests/data/sweep-24.yaml" s.yaml
 # --- killed in the middle, resumed ---------------------------------------
 setsid "$ssdlab" sweep run s.yaml -j 2 > run1.out 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
-    [ "$(ls out/*.h5 2>/dev/null | wc -l)" -ge 6 ] && break
+for _ in $(seq 1 6000); do # up to 300 s: a sanitizer build on a busy machine is slow
+    [ "$(ls out/*.h5 2>/dev/null | wc -l)" -ge 4 ] && break
     sleep 0.05
 done
 kill -KILL -- "-$pid"
 wait "$pid" 2>/dev/null || true
 done_before=$(ls out/*.h5 | wc -l)
-[ "$done_before" -ge 6 ] && [ "$done_before" -lt 24 ] || fail "killed after $done_before of 24 points; expected in the middle"
+[ "$done_before" -ge 4 ] && [ "$done_before" -lt 24 ] || fail "killed after $done_before of 24 points; expected in the middle"
 "$ssdlab" sweep run s.yaml -j 2 > run2.out 2>&1 || fail "resumed run: $(cat run2.out)"
 grep -q "24/24 done ($done_before were complete), 0 failed" run2.out || fail "resumed run did not skip the $done_before complete points: $(cat run2.out)"
 [ -z "$(ls out | grep tmp || true)" ] || fail "temporary files left: $(ls out | grep tmp)"
@@ -43,7 +43,7 @@ for i in 0 13 23; do
     # shellcheck disable=SC2086
     "$ssdlab" run -d example-sata-480 --set nand.blocks_per_plane=40 \
         --set workload.precondition=steady --set workload.steady_overwrites=1 --set workload.read_share=0 \
-        --set workload.requests=300000 $sets --seed "$seed" -o "single$i.h5" > /dev/null
+        --set workload.requests=100000 $sets --seed "$seed" -o "single$i.h5" > /dev/null
 done
 $py - <<'EOF' || fail "collected table"
 import h5py, numpy as np

@@ -55,6 +55,12 @@ typedef struct results_writer results_writer;
 void results_phase_row(const ssd *d, phase_summary *row, const char *name, const char *kind, double start_s, double sim_s,
                        double wall_s);
 
+/* Call before any other HDF5 use: a file whose writes failed (disk full,
+ * file-size limit) stays open inside HDF5 1.10 after its close fails, and
+ * the library's own clean-up at exit would crash on it; its temporary is
+ * already gone, so the process leaves it alone. */
+void results_library_init(void);
+
 /* Creates the temporary file for `path`. With log_requests, every
  * completed request is recorded. Returns NULL with a message in err. */
 results_writer *results_open(const char *path, bool log_requests, char *err, size_t errlen);

@@ -586,3 +586,28 @@ Test(cli, trace_gen_pcmark8_matches_the_published_statistics)
     cr_assert_eq(run("trace gen pcmark8 --app word")->status, 2);
     remove_dir(dir);
 }
+
+/* A file-size limit (ulimit -f) reached while the result is written: a
+ * clear error, exit status 1, and no file left, neither under the result's
+ * name nor a temporary one (the limit's signal must not kill the program
+ * half-way, and the HDF5 library must not crash on the failed file). */
+Test(cli, file_size_limit_leaves_no_result)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && (ulimit -f 100; %s run -d %s/models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
+             "--set nand.blocks_per_plane=40 --set workload.requests=100000 --requests -o out.h5 >/dev/null 2>err.txt)",
+             dir, SSDLAB_BIN, SOURCE_DIR);
+    int rc = system(cmd);
+    cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "exit status %d (signal %d)", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1,
+              WIFSIGNALED(rc) ? WTERMSIG(rc) : 0);
+    char path[600], err[1024];
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    slurp(path, err, sizeof err);
+    cr_assert(strstr(err, "cannot write 'out.h5' (disk full or a file-size limit?)"), "%s", err);
+    snprintf(cmd, sizeof cmd, "test \"$(ls %s)\" = err.txt", dir);
+    cr_assert_eq(system(cmd), 0, "files left besides err.txt");
+    remove_dir(dir);
+}

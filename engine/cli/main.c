@@ -1,10 +1,12 @@
 /* ssdlab: the command-line program. Each command lives in its own file;
  * this one only dispatches. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "results.h"
 #include "ssdlab_version.h"
 
 typedef struct command {
@@ -54,6 +56,11 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
     int opt;
     opterr = 0;
+    /* Past a file-size limit (ulimit -f), a write fails with EFBIG instead
+     * of the signal killing the program: the writers then report it and
+     * remove their temporary files. */
+    signal(SIGXFSZ, SIG_IGN);
+    results_library_init();
     /* '+': stop at the command name; its options are the command's own. */
     while ((opt = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
         switch (opt) {

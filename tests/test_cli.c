@@ -42,6 +42,9 @@ static output *run(const char *args)
     return &o;
 }
 
+/* The example drive shrunk to 10 GB: runs on it take a moment. */
+#define SMALL_DRIVE "-d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40"
+
 static void remove_dir(const char *dir)
 {
     char cmd[700];
@@ -291,16 +294,14 @@ Test(cli, interrupted_runs)
     cr_assert_not_null(mkdtemp(dir));
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "cd %s && (%s run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
-             "--set nand.blocks_per_plane=40 --set workload.precondition=none --set workload.requests=0 "
+             "cd %s && (%s run " SMALL_DRIVE " --set workload.precondition=none --set workload.requests=0 "
              "--set workload.duration=100000s -o %s/int.h5 >/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid; test $? -eq 130)",
              SOURCE_DIR, SSDLAB_BIN, dir);
     cr_assert_eq(system(cmd), 0, "an interrupted run writes its result and exits 130");
     snprintf(cmd, sizeof cmd, "h5dump -a /meta/status %s/int.h5 | grep -q '\"interrupted\"'", dir);
     cr_assert_eq(system(cmd), 0, "status attribute 'interrupted'");
     snprintf(cmd, sizeof cmd,
-             "cd %s && (%s run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
-             "--set nand.blocks_per_plane=40 --set workload.precondition=none --set workload.requests=0 "
+             "cd %s && (%s run " SMALL_DRIVE " --set workload.precondition=none --set workload.requests=0 "
              "--set workload.duration=100000s -o %s/kill.h5 >/dev/null & pid=$!; sleep 1; kill -KILL $pid; wait $pid; "
              "test ! -e %s/kill.h5)",
              SOURCE_DIR, SSDLAB_BIN, dir, dir);
@@ -596,17 +597,15 @@ Test(cli, file_size_limit_leaves_no_result)
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd %s && (ulimit -f 100; %s run -d %s/models/drives/example-sata-480.yaml --set drive.user_capacity=10GB "
-             "--set nand.blocks_per_plane=40 --set workload.requests=100000 --requests -o out.h5 >/dev/null 2>err.txt)",
-             dir, SSDLAB_BIN, SOURCE_DIR);
+    snprintf(cmd, sizeof cmd, "cd %s && (ulimit -f 100; %s run " SMALL_DRIVE " --set workload.requests=100000 --requests -o %s/out.h5 >/dev/null 2>%s/err.txt)",
+             SOURCE_DIR, SSDLAB_BIN, dir, dir);
     int rc = system(cmd);
     cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "exit status %d (signal %d)", WIFEXITED(rc) ? WEXITSTATUS(rc) : -1,
               WIFSIGNALED(rc) ? WTERMSIG(rc) : 0);
     char path[600], err[1024];
     snprintf(path, sizeof path, "%s/err.txt", dir);
     slurp(path, err, sizeof err);
-    cr_assert(strstr(err, "cannot write 'out.h5' (disk full or a file-size limit?)"), "%s", err);
+    cr_assert(strstr(err, "out.h5' (disk full or a file-size limit?)"), "%s", err);
     snprintf(cmd, sizeof cmd, "test \"$(ls %s)\" = err.txt", dir);
     cr_assert_eq(system(cmd), 0, "files left besides err.txt");
     remove_dir(dir);

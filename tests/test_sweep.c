@@ -149,6 +149,10 @@ Test(sweep, bad_files_report_every_problem_with_line_and_key)
     expect_errors("sweep: {drive: d}\ngrid: {ftl.spare: [1%, 2%]}\nzip: {ftl.spare: [3%, 4%]}\n", both, 1);
     const char *section[] = {":2: key 'points': not a section of a sweep file"};
     expect_errors("sweep: {drive: d}\npoints: {}\n", section, 1);
+    const char *negative[] = {":2: key 'sweep.seed': '-bQe': expected a whole number", ":3: key 'sweep.repetitions': '-2': expected"};
+    expect_errors("sweep:\n  seed: -bQe\n  repetitions: -2\n  drive: d\n", negative, 2);
+    const char *twice[] = {":3: key 'sweep.seed': given twice", ":6: key 'grid': given twice"};
+    expect_errors("sweep:\n  seed: 1\n  seed: 2\n  drive: d\ngrid: {ftl.spare: [1%]}\ngrid: {ftl.spare: [2%]}\n", twice, 2);
     const char *syntax[] = {"not valid YAML"};
     expect_errors("sweep: [\n", syntax, 1);
 }

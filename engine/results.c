@@ -52,7 +52,7 @@ void results_phase_row(const ssd *d, phase_summary *row, const char *name, const
 
 /* --- small HDF5 helpers (each returns < 0 on failure) ---------------------- */
 
-static herr_t attr_string(hid_t on, const char *name, const char *value)
+herr_t results_attr_string(hid_t on, const char *name, const char *value)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, H5T_VARIABLE);
@@ -76,7 +76,7 @@ static herr_t attr_number(hid_t on, const char *name, hid_t type, const void *va
 }
 
 /* A 1-D dataset of `count` records, written whole, chunked and compressed. */
-static herr_t write_table(hid_t group, const char *name, hid_t type, size_t count, const void *rows, const char *units)
+herr_t results_write_table(hid_t group, const char *name, hid_t type, size_t count, const void *rows, const char *units)
 {
     hsize_t dims[1] = {count}, chunk[1] = {count ? (count < 4096 ? count : 4096) : 1};
     hid_t space = H5Screate_simple(1, dims, NULL);
@@ -87,7 +87,7 @@ static herr_t write_table(hid_t group, const char *name, hid_t type, size_t coun
     }
     hid_t ds = H5Dcreate2(group, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
     herr_t rc = ds < 0 ? -1 : (count ? H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) : 0);
-    if (rc >= 0 && units) rc = attr_string(ds, "units", units);
+    if (rc >= 0 && units) rc = results_attr_string(ds, "units", units);
     if (ds >= 0) H5Dclose(ds);
     H5Pclose(plist);
     H5Sclose(space);
@@ -125,7 +125,7 @@ static int table_create(table *t, hid_t parent, const char *name, hid_t type, si
     H5Pclose(plist);
     H5Sclose(space);
     if (t->ds < 0) return -1;
-    return units ? attr_string(t->ds, "units", units) : 0;
+    return units ? results_attr_string(t->ds, "units", units) : 0;
 }
 
 static int table_flush(table *t)
@@ -251,7 +251,7 @@ static int make_histograms(results_writer *w, const ssd *d)
     hid_t g = H5Gcreate2(w->file, "histograms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return -1;
     const gsl_histogram *h = ssd_latency_histogram(d, SSDLAB_READ);
-    int rc = write_table(g, "bin_edges_ns", H5T_NATIVE_DOUBLE, h->n + 1, h->range, "ns");
+    int rc = results_write_table(g, "bin_edges_ns", H5T_NATIVE_DOUBLE, h->n + 1, h->range, "ns");
     const char *names[2] = {"read_counts", "write_counts"};
     for (int op = 0; op < 2 && rc >= 0; op++)
         rc = table_create(&w->latency[op], g, names[op], H5T_NATIVE_DOUBLE, h->n, 1, "requests per bin; row i = phase i");
@@ -270,8 +270,7 @@ void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row
     if (!w->histograms_made) check(w, make_histograms(w, d));
     check(w, table_append(&w->summary, row));
     const cfg *c = phase ? phase : base;
-    if (c && !strcmp(cfg_str(c, "workload.phase"), "io") && strcmp(cfg_str(c, "workload.source"), "synthetic") != 0)
-        score_add(&w->score, row);
+    if (c && score_counts(c)) score_add(&w->score, row);
     for (int op = 0; op < 2 && !w->failed; op++)
         check(w, table_append(&w->latency[op], ssd_latency_histogram(d, op ? SSDLAB_WRITE : SSDLAB_READ)->bin));
 }
@@ -291,7 +290,7 @@ static herr_t write_parameters(hid_t g, const cfg *c)
         snprintf(rows[i].value, sizeof rows[i].value, "%s", text);
     }
     hid_t t = results_parameter_type(false);
-    herr_t rc = write_table(g, "parameters", t, n, rows, "number: bytes, ns, 1/s or a fraction; NaN for text");
+    herr_t rc = results_write_table(g, "parameters", t, n, rows, "number: bytes, ns, 1/s or a fraction; NaN for text");
     H5Tclose(t);
     free(rows);
     return rc;
@@ -335,20 +334,20 @@ static herr_t write_meta(results_writer *w, hid_t file, const results_meta *m)
     gethostname(host, sizeof host - 1);
     int format = RESULTS_FORMAT_VERSION;
     herr_t rc = 0;
-    rc |= attr_string(g, "ssdlab_version", SSDLAB_VERSION);
-    rc |= attr_string(g, "git_hash", SSDLAB_GIT_HASH);
+    rc |= results_attr_string(g, "ssdlab_version", SSDLAB_VERSION);
+    rc |= results_attr_string(g, "git_hash", SSDLAB_GIT_HASH);
     rc |= attr_number(g, "format_version", H5T_NATIVE_INT, &format);
     rc |= attr_number(g, "seed", H5T_NATIVE_UINT64, &m->seed);
-    rc |= attr_string(g, "command_line", m->command_line ? m->command_line : "");
-    rc |= attr_string(g, "host", host);
+    rc |= results_attr_string(g, "command_line", m->command_line ? m->command_line : "");
+    rc |= results_attr_string(g, "host", host);
     rc |= attr_number(g, "start_wall_time", H5T_NATIVE_DOUBLE, &m->start_wall);
     rc |= attr_number(g, "end_wall_time", H5T_NATIVE_DOUBLE, &m->end_wall);
-    rc |= attr_string(g, "status", m->status);
-    rc |= attr_string(g, "configuration", m->config_yaml ? m->config_yaml : "");
+    rc |= results_attr_string(g, "status", m->status);
+    rc |= results_attr_string(g, "configuration", m->config_yaml ? m->config_yaml : "");
     if (rc >= 0 && m->config) rc = write_parameters(g, m->config);
     if (rc >= 0) {
         hid_t t = results_parameter_type(true);
-        rc = write_table(g, "phase_parameters", t, w->nparams, w->params,
+        rc = results_write_table(g, "phase_parameters", t, w->nparams, w->params,
                          "keys whose value in phase `phase` (from 0) differs from /meta/parameters");
         H5Tclose(t);
     }
@@ -368,11 +367,11 @@ static herr_t write_nand(hid_t file, const ssd *d)
     if (dies && hist) {
         for (uint32_t i = 0; i < p->dies; i++) ssd_die_stats(d, i, &dies[i]);
         hid_t t = results_die_type();
-        rc = write_table(g, "dies", t, p->dies, dies, "ns, operations; one row per die, channel by channel");
+        rc = results_write_table(g, "dies", t, p->dies, dies, "ns, operations; one row per die, channel by channel");
         H5Tclose(t);
         ssd_erase_histogram(d, hist, BUCKETS);
         if (rc >= 0)
-            rc = write_table(g, "erase_count_histogram", H5T_NATIVE_UINT64, BUCKETS, hist,
+            rc = results_write_table(g, "erase_count_histogram", H5T_NATIVE_UINT64, BUCKETS, hist,
                              "blocks erased i times at row i; the last row holds all from 1023 on");
     }
     free(dies);
@@ -397,17 +396,10 @@ static herr_t write_score(results_writer *w)
 {
     score_finish(&w->score);
     hid_t t = results_score_type();
-    herr_t rc = write_table(w->file, "score", t, 1, &w->score,
+    herr_t rc = results_write_table(w->file, "score", t, 1, &w->score,
                             "over the phases that replay a trace: busy_s s, bandwidth_mib_s MiB/s, access_time_us us");
     H5Tclose(t);
     return rc;
-}
-
-const trace_score *results_score(results_writer *w)
-{
-    if (!w->score.phases) return NULL;
-    score_finish(&w->score);
-    return &w->score;
 }
 
 int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen)

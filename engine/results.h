@@ -76,9 +76,6 @@ void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row
  * Returns 0, or -1 with a message in err; either way nothing is left under
  * a temporary name, and on failure nothing under path. */
 int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen);
-/* The PCMark-style score of the phases added so far that replay a trace
- * (score.h), or NULL when none did. */
-const struct trace_score *results_score(results_writer *w);
 /* Abandons the file: the temporary is removed. */
 void results_discard(results_writer *w);
 

@@ -40,6 +40,12 @@ hid_t results_request_type(void);
 hid_t results_die_type(void);
 hid_t results_score_type(void);
 
+/* HDF5 helpers the result file and the sweep table share (< 0 on failure):
+ * a string attribute; a whole 1-D dataset of `count` rows of `type`,
+ * chunked and compressed, with a 'units' attribute when units is not NULL. */
+herr_t results_attr_string(hid_t on, const char *name, const char *value);
+herr_t results_write_table(hid_t group, const char *name, hid_t type, size_t count, const void *rows, const char *units);
+
 /* Reads a result file's /meta/parameters (allocated; the caller frees
  * them). Returns 0, or -1 if the file is not a readable ssdlab result. */
 int results_read_parameters(const char *path, parameter_row **rows, size_t *count);

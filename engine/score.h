@@ -6,8 +6,10 @@
 #ifndef SSDLAB_SCORE_H
 #define SSDLAB_SCORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "results.h"
 
 typedef struct trace_score {
@@ -18,8 +20,12 @@ typedef struct trace_score {
     double bandwidth_mib_s; /* bytes / busy_s, MiB = 2^20 B */
     double access_time_us;
     double score;           /* sqrt(bandwidth in MiB/s x 1 / access time in s) */
+    double latency_sum_us;  /* of the reads and writes; not in /score */
 } trace_score;
 
+/* Whether a phase of this configuration counts: an io phase that replays
+ * a trace (a file, or a generated PCMark-like one). */
+bool score_counts(const cfg *phase);
 /* Adds one phase's summary row. */
 void score_add(trace_score *s, const phase_summary *row);
 /* Fills bandwidth, access time and score from what was added. */

@@ -93,9 +93,9 @@ static uint64_t number(loader *L, const yaml_node_t *n, const char *key, uint64_
 }
 
 /* A setting given twice is a mistake; the first value stays. */
-static bool once(loader *L, const yaml_node_t *key, const char *name, const void *slot)
+static bool once(loader *L, const yaml_node_t *key, const char *name, bool seen)
 {
-    if (!slot) return true;
+    if (!seen) return true;
     problem(L, key, name, "given twice; expected it once");
     return false;
 }
@@ -109,22 +109,22 @@ static void load_settings(loader *L, const yaml_node_t *map)
         const yaml_node_t *v = node(L, p->value), *kn = node(L, p->key);
         if (!k) k = "(not a name)";
         if (!strcmp(k, "name")) {
-            if (once(L, kn, "sweep.name", s->name)) s->name = scalar_copy(L, v, "sweep.name", "a name");
+            if (once(L, kn, "sweep.name", s->name != NULL)) s->name = scalar_copy(L, v, "sweep.name", "a name");
         } else if (!strcmp(k, "drive")) {
-            if (once(L, kn, "sweep.drive", s->drive)) s->drive = scalar_copy(L, v, "sweep.drive", "a drive file or a preset's name");
+            if (once(L, kn, "sweep.drive", s->drive != NULL)) s->drive = scalar_copy(L, v, "sweep.drive", "a drive file or a preset's name");
         } else if (!strcmp(k, "workload")) {
-            if (once(L, kn, "sweep.workload", s->workload)) s->workload = scalar_copy(L, v, "sweep.workload", "a workload file");
+            if (once(L, kn, "sweep.workload", s->workload != NULL)) s->workload = scalar_copy(L, v, "sweep.workload", "a workload file");
         } else if (!strcmp(k, "output")) {
-            if (once(L, kn, "sweep.output", s->output)) s->output = scalar_copy(L, v, "sweep.output", "a folder");
+            if (once(L, kn, "sweep.output", s->output != NULL)) s->output = scalar_copy(L, v, "sweep.output", "a folder");
         } else if (!strcmp(k, "config")) {
-            if (once(L, kn, "sweep.config", s->configs)) s->configs = string_list(L, v, "sweep.config", &s->config_count, "config files");
+            if (once(L, kn, "sweep.config", s->configs != NULL)) s->configs = string_list(L, v, "sweep.config", &s->config_count, "config files");
         } else if (!strcmp(k, "set")) {
-            if (once(L, kn, "sweep.set", s->sets)) s->sets = string_list(L, v, "sweep.set", &s->set_count, "KEY=VALUE overrides");
+            if (once(L, kn, "sweep.set", s->sets != NULL)) s->sets = string_list(L, v, "sweep.set", &s->set_count, "KEY=VALUE overrides");
         } else if (!strcmp(k, "repetitions")) {
-            if (once(L, kn, "sweep.repetitions", seen_reps ? s : NULL)) s->repetitions = (uint32_t)number(L, v, "sweep.repetitions", 1, 100000);
+            if (once(L, kn, "sweep.repetitions", seen_reps)) s->repetitions = (uint32_t)number(L, v, "sweep.repetitions", 1, 100000);
             seen_reps = true;
         } else if (!strcmp(k, "seed")) {
-            if (once(L, kn, "sweep.seed", s->has_seed ? s : NULL)) s->seed = number(L, v, "sweep.seed", 0, UINT64_MAX / 2);
+            if (once(L, kn, "sweep.seed", s->has_seed)) s->seed = number(L, v, "sweep.seed", 0, UINT64_MAX / 2);
             s->has_seed = true;
         } else
             problem(L, kn, k, "not a sweep setting; expected name, drive, workload, config, set, repetitions, seed or output");
@@ -190,11 +190,11 @@ static void load_root(loader *L, const yaml_node_t *root)
         } else if (!is_map) {
             problem(L, v, k, "expected a mapping");
         } else if (!strcmp(k, "sweep")) {
-            if (once(L, node(L, p->key), k, has_settings ? s : NULL)) load_settings(L, v);
+            if (once(L, node(L, p->key), k, has_settings)) load_settings(L, v);
             has_settings = true;
         } else if (!strcmp(k, "grid")) {
-            if (once(L, node(L, p->key), k, s->grid)) s->grid = load_axes(L, v, "grid", &s->grid_count);
-        } else if (once(L, node(L, p->key), k, s->zip)) {
+            if (once(L, node(L, p->key), k, s->grid != NULL)) s->grid = load_axes(L, v, "grid", &s->grid_count);
+        } else if (once(L, node(L, p->key), k, s->zip != NULL)) {
             zip_node = v;
             s->zip = load_axes(L, v, "zip", &s->zip_count);
         }

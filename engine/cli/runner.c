@@ -248,7 +248,7 @@ static trace_score run_score;
 
 static void note_score(FILE *log, const cfg *pc, const phase_summary *row)
 {
-    if (strcmp(cfg_str(pc, "workload.phase"), "io") != 0 || !strcmp(cfg_str(pc, "workload.source"), "synthetic")) return;
+    if (!score_counts(pc)) return;
     fprintf(log, "  busy %.3f s (a read or write outstanding): %.2f MiB/s over it; access time %.1f us\n", row->busy_s,
             row->busy_mib_s, row->access_time_us);
     score_add(&run_score, row);

@@ -117,17 +117,6 @@ static void fill_row(const sweep *s, const layout *L, const point_info *pi, cons
     memcpy(out + L->summary_offset, row, sizeof *row);
 }
 
-static herr_t write_dataset(hid_t file, const char *name, hid_t type, size_t count, const void *rows)
-{
-    hsize_t dims[1] = {count};
-    hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t ds = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = ds < 0 ? -1 : (count ? H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) : 0);
-    if (ds >= 0) H5Dclose(ds);
-    H5Sclose(space);
-    return rc;
-}
-
 typedef struct point_row {
     uint32_t index, repetition;
     uint64_t seed;
@@ -157,25 +146,12 @@ static herr_t write_points(hid_t file, const point_info *points, size_t n)
     H5Tinsert(t, "name", HOFFSET(point_row, name), name);
     H5Tinsert(t, "state", HOFFSET(point_row, state), state);
     H5Tinsert(t, "overrides", HOFFSET(point_row, overrides), over);
-    herr_t rc = write_dataset(file, "points", t, n, rows);
+    herr_t rc = results_write_table(file, "points", t, n, rows, NULL);
     H5Tclose(name);
     H5Tclose(state);
     H5Tclose(over);
     H5Tclose(t);
     free(rows);
-    return rc;
-}
-
-static herr_t write_text_attribute(hid_t obj, const char *name, const char *value)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, t, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, t, &value);
-    if (a >= 0) H5Aclose(a);
-    H5Sclose(space);
-    H5Tclose(t);
     return rc;
 }
 
@@ -206,12 +182,12 @@ static herr_t write_file(const sweep *s, const char *tmp, const point_info *poin
     size_t r = 0;
     for (size_t i = 0; !rc && i < n; i++)
         for (size_t j = 0; j < points[i].row_count; j++) fill_row(s, &L, &points[i], &points[i].rows[j], rows + L.size * r++);
-    if (!rc) rc = write_dataset(file, "table", L.type, total, rows);
+    if (!rc) rc = results_write_table(file, "table", L.type, total, rows, NULL);
     if (!rc) rc = write_points(file, points, n);
     char *yaml = read_whole(s->path);
-    if (!rc) rc = write_text_attribute(file, "sweep_file", s->path);
-    if (!rc) rc = write_text_attribute(file, "sweep_yaml", yaml ? yaml : "");
-    if (!rc) rc = write_text_attribute(file, "ssdlab_version", SSDLAB_VERSION " " SSDLAB_GIT_HASH);
+    if (!rc) rc = results_attr_string(file, "sweep_file", s->path);
+    if (!rc) rc = results_attr_string(file, "sweep_yaml", yaml ? yaml : "");
+    if (!rc) rc = results_attr_string(file, "ssdlab_version", SSDLAB_VERSION " " SSDLAB_GIT_HASH);
     free(yaml);
     if (file >= 0 && H5Fclose(file) < 0) rc = -1;
     if (L.type > 0) H5Tclose(L.type);

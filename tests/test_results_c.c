@@ -231,7 +231,7 @@ Test(results, every_dataset_reads_back_as_the_run_had_it)
     memset(&s, 0, sizeof s);
     s.w = results_open("results-readback.h5", true, err, sizeof err);
     cr_assert_not_null(s.w, "%s", err);
-    ssd_observe(d, &(ssd_observers){on_interval, on_request, &s});
+    ssd_observe(d, &(ssd_observers){.interval = on_interval, .request = on_request, .ctx = &s});
     size_t bins = ssd_latency_histogram(d, SSDLAB_READ)->n;
     for (int p = 0; p < 3; p++) {
         cfg *pc = cfg_create(ssdlab_schema());

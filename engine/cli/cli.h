@@ -46,6 +46,8 @@ enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HO
  * else models/drives/DRIVE.yaml of the installed models (SSDLAB_MODELS
  * overrides the models folder), so '-d toshiba-tr200-480' works anywhere. */
 const char *cli_drive_path(const char *drive, char *buf, size_t len);
+/* The models folder: $SSDLAB_MODELS, else the installed one. */
+const char *cli_models_dir(void);
 
 /* Handles a shared option; returns false when opt is not one of them. */
 bool cli_config_option(cli_config_args *a, int opt, const char *arg);
@@ -78,6 +80,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 double cli_wall_seconds(void);
 
 int cmd_demo(int argc, char **argv);
+int cmd_stress(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);

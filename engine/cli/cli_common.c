@@ -60,13 +60,18 @@ static bool set_phase(cfg **phases, size_t count, const char *assignment)
 #define SSDLAB_MODELS_DIR "models"
 #endif
 
+const char *cli_models_dir(void)
+{
+    const char *dir = getenv("SSDLAB_MODELS");
+    return dir && *dir ? dir : SSDLAB_MODELS_DIR;
+}
+
 const char *cli_drive_path(const char *drive, char *buf, size_t len)
 {
     if (access(drive, F_OK) == 0 || strchr(drive, '/')) return drive;
-    const char *dir = getenv("SSDLAB_MODELS");
     size_t n = strlen(drive);
     bool has_ext = n > 5 && !strcmp(drive + n - 5, ".yaml");
-    snprintf(buf, len, "%s/drives/%s%s", dir && *dir ? dir : SSDLAB_MODELS_DIR, drive, has_ext ? "" : ".yaml");
+    snprintf(buf, len, "%s/drives/%s%s", cli_models_dir(), drive, has_ext ? "" : ".yaml");
     return access(buf, F_OK) == 0 ? buf : drive;
 }
 

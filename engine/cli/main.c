@@ -26,6 +26,7 @@ static const command commands[] = {
     {"plot", cmd_plot, "plot result files: degradation, fill, qd, bs, mix, latency, trim ('plot --help')", NULL},
     {"experiment", cmd_experiment, "run an experiment's tests on a drive (e.g. 'review': the reviewers' protocol)", NULL},
     {"validate", cmd_validate, "compare drive presets with reviewers' measurements, figure by figure", NULL},
+    {"stress", cmd_stress, "random traffic on small drives of every preset family, checking FTL integrity after every GC and fold", NULL},
     {"sweep", cmd_sweep, "parameter sweeps: plan, run locally, run as a Slurm job array, collect ('sweep --help')", NULL},
     {NULL, NULL, NULL, NULL},
 };

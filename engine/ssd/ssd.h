@@ -11,6 +11,7 @@
 #ifndef SSDLAB_SSD_H
 #define SSDLAB_SSD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <gsl/gsl_histogram.h>
@@ -48,6 +49,10 @@ typedef struct ssd_interval {
 typedef struct ssd_observers {
     void (*interval)(void *ctx, const ssd_interval *row);
     void (*request)(void *ctx, const ssdlab_request *r);
+    /* A reclaim job erased its block: garbage collection, or SLC folding
+     * when fold is true. The FTL is consistent here (the stress test checks
+     * it every time). */
+    void (*reclaimed)(void *ctx, bool fold);
     void *ctx;
 } ssd_observers;
 

@@ -196,6 +196,7 @@ void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
     ds->busy_until = sim_now(s);
     ds->gc_active = false;
     free_txn(d, t);
+    if (d->observe.reclaimed) d->observe.reclaimed(d->observe.ctx, was_fold);
     burst_next(d, die);
     retry_stalled(d);
     after_alloc(d, die);

@@ -1,0 +1,139 @@
+/* ssdlab stress: random traffic on small drives of every preset family,
+ * with the FTL integrity checker after every GC erase and SLC fold
+ * (engine/stress.c does the work). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stress.h"
+
+static const char help[] =
+    "Usage: ssdlab stress [--ops N] [--seed N] [--full-size] [--set KEY=VALUE]... [DRIVE]...\n\n"
+    "Runs random episodes of host traffic (random mixes, sequential runs, overwrites\n"
+    "of a hot set, TRIMs, idle periods, full-drive fills) on each drive, and checks\n"
+    "the FTL after every garbage-collection erase, every SLC fold and every episode:\n"
+    "every logical block maps to its latest write, and every count matches.\n"
+    "Without DRIVE, every preset family in models/drives (the files that name no\n"
+    "family of their own). Drives are shrunk to one die per channel, 48 pages per\n"
+    "block and 24 blocks per plane beyond GC's reserves, the user capacity 80 %\n"
+    "of those, so GC and folding start early.\n\n"
+    "Options:\n"
+    "      --ops N          host requests in all, shared out among the drives (default 100000)\n"
+    "      --seed N         seed of the episodes and of the drive (default 1)\n"
+    "      --full-size      do not shrink the drives\n"
+    "      --set KEY=VALUE  override one key on every drive (after the shrinking)\n"
+    "  -h, --help           this help\n\n"
+    "Exit status: 0 when every check held, 1 at the first violation (the message\n"
+    "names the drive, the point in the run and what broke), 2 on bad input.\n";
+
+typedef struct stress_options {
+    uint64_t ops;
+    const char *seed;
+    bool full_size;
+    const char **sets;
+    int set_count;
+} stress_options;
+
+static bool parse_count(const char *arg, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (errno || *end || !*arg || *arg == '-') return false;
+    *out = v;
+    return true;
+}
+
+static cfg *load_drive(const char *drive, const stress_options *o)
+{
+    cli_config_args a = {.drive = drive, .seed = o->seed};
+    size_t n = (o->full_size ? 0 : stress_shrink_set_count) + (size_t)o->set_count;
+    a.sets = calloc(n ? n : 1, sizeof *a.sets);
+    if (!a.sets) return fprintf(stderr, "ssdlab stress: out of memory\n"), NULL;
+    for (size_t i = 0; !o->full_size && i < stress_shrink_set_count; i++) a.sets[a.set_count++] = stress_shrink_sets[i];
+    bool capacity_set = false, blocks_set = false;
+    for (int i = 0; i < o->set_count; i++) {
+        a.sets[a.set_count++] = o->sets[i];
+        capacity_set |= !strncmp(o->sets[i], "drive.user_capacity=", 20);
+        blocks_set |= !strncmp(o->sets[i], "nand.blocks_per_plane=", 22);
+    }
+    cfg *c = cli_load_config(&a);
+    free(a.sets);
+    if (c && !o->full_size) stress_shrink(c, blocks_set, capacity_set);
+    return c;
+}
+
+static int stress_drive(const char *drive, uint64_t ops, const stress_options *o)
+{
+    cfg *c = load_drive(drive, o);
+    if (!c) return EXIT_BAD_INPUT;
+    stress_counts n;
+    char err[1024];
+    double t0 = cli_wall_seconds();
+    int rc = stress_run(c, ops, cfg_uint(c, "sim.seed"), &n, err, sizeof err);
+    cfg_free(c);
+    if (rc) {
+        fprintf(stderr, "ssdlab stress: %s: %s\n", drive, err);
+        return EXIT_FAILED;
+    }
+    const char *base = strrchr(drive, '/');
+    printf("%s (%.0f MiB): %llu requests (%llu reads, %llu writes, %llu trims) in", base ? base + 1 : drive,
+           (double)n.capacity / (1 << 20), (unsigned long long)n.requests,
+           (unsigned long long)n.reads, (unsigned long long)n.writes, (unsigned long long)n.trims);
+    for (int k = 0; k < EPISODE_COUNT; k++)
+        printf(" %llu %s%s", (unsigned long long)n.episodes[k], stress_episode_names[k], k + 1 < EPISODE_COUNT ? "," : "");
+    printf(" episodes; %.0f s simulated; integrity held at %llu GC erases, %llu folds, %llu episode ends; %.1f s\n",
+           n.simulated_s, (unsigned long long)n.gc_checks, (unsigned long long)n.fold_checks,
+           (unsigned long long)n.episode_checks, cli_wall_seconds() - t0);
+    fflush(stdout);
+    return EXIT_OK;
+}
+
+static int parse_stress_options(int argc, char **argv, stress_options *o)
+{
+    enum { OPT_OPS = 2000, OPT_FULL_SIZE };
+    static const struct option opts[] = {{"ops", required_argument, NULL, OPT_OPS}, {"seed", required_argument, NULL, OPT_SEED},
+                                         {"full-size", no_argument, NULL, OPT_FULL_SIZE}, {"set", required_argument, NULL, OPT_SET},
+                                         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int opt;
+    while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        uint64_t v;
+        if (opt == OPT_OPS) {
+            if (!parse_count(optarg, &o->ops)) return cli_usage_error("stress", "--ops '%s': expected a whole number", optarg);
+        } else if (opt == OPT_SEED) {
+            if (!parse_count(optarg, &v)) return cli_usage_error("stress", "--seed '%s': expected a whole number", optarg);
+            o->seed = optarg;
+        } else if (opt == OPT_FULL_SIZE) o->full_size = true;
+        else if (opt == OPT_SET) o->sets[o->set_count++] = optarg;
+        else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
+        else return cli_usage_error("stress", "bad option");
+    }
+    return -1;
+}
+
+int cmd_stress(int argc, char **argv)
+{
+    stress_options o = {.ops = 100000, .sets = calloc((size_t)argc, sizeof(char *))};
+    if (!o.sets) return fprintf(stderr, "ssdlab stress: out of memory\n"), EXIT_FAILED;
+    int rc = parse_stress_options(argc, argv, &o);
+    glob_t g = {0};
+    char **drives = argv + optind, **families = NULL;
+    int count = argc - optind;
+    if (rc < 0 && count == 0) {
+        count = stress_families(cli_models_dir(), &g, &families);
+        drives = families;
+        if (count <= 0) rc = cli_usage_error("stress", "no drive file in %s/drives; expected preset families there, or DRIVE arguments", cli_models_dir());
+    }
+    for (int i = 0; rc < 0 && i < count; i++) {
+        uint64_t share = o.ops / (uint64_t)count + ((uint64_t)i < o.ops % (uint64_t)count);
+        int r = stress_drive(drives[i], share, &o);
+        if (r != EXIT_OK) rc = r;
+    }
+    free(families);
+    if (g.gl_pathc) globfree(&g);
+    free(o.sets);
+    return rc < 0 ? EXIT_OK : rc;
+}

@@ -8,6 +8,8 @@ const cfg_key sim_config_keys[] = {
      "GSL random-number generator behind every stream."},
     {"sim.stop_time", CFG_TIME, "s", "0", NULL, NULL, NULL,
      "Simulated time at which a run stops even if work remains; 0 means no limit."},
+    {"sim.max_memory", CFG_SIZE, "GiB", "0B", "0B", "1PB", NULL,
+     "Memory a run may use; a drive whose tables need more is refused before anything is allocated. 0 means what the process may have: the machine's memory, or less under a cgroup limit (Slurm's --mem) or ulimit -v. Does not change results."},
     {"sim.event_reserve", CFG_UINT, NULL, "1024", "64", "16777216", NULL,
      "Pending events to make room for at start; the pool grows beyond it when needed."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},

@@ -610,3 +610,78 @@ Test(cli, file_size_limit_leaves_no_result)
     cr_assert_eq(system(cmd), 0, "files left besides err.txt");
     remove_dir(dir);
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+/* A drive too large for the memory limit is refused before anything is
+ * allocated, with the estimate (the 850 EVO 500 GB's tables: 4 bytes per
+ * logical and physical unit, about 1022 MiB; RSS measured 1017 MiB) and
+ * what sets the limit; no result file is started. */
+Test(cli, memory_estimate_refuses_before_allocating)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    expect_exit(2,
+                "ssdlab run: the drive needs about 1022 MiB of memory (141557760 mapping units of flash), more than the "
+                "10 MiB that 'sim.max_memory' (--max-memory) allows; expected a smaller drive",
+                "run -d samsung-850-evo-500 --max-memory 10MiB -o %s/x.h5", dir);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls %s)\"", dir);
+    cr_assert_eq(system(cmd), 0, "a file was left");
+#if !UNDER_ASAN
+    /* without --max-memory, an address-space limit is the limit (the
+     * sanitizers reserve more address space than any such limit allows) */
+    snprintf(cmd, sizeof cmd, "(ulimit -v 400000; %s run -d samsung-850-evo-500 -o %s/x.h5 2>%s/err.txt)", SSDLAB_BIN, dir, dir);
+    int rc = system(cmd);
+    cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "exit status %d", rc);
+    char path[600], err[1024];
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    slurp(path, err, sizeof err);
+    cr_assert(strstr(err, "more than the 391 MiB that the address-space limit (ulimit -v) allows"), "%s", err);
+#endif
+    remove_dir(dir);
+}
+
+/* Absurd drives are refused by range checks, naming the key. */
+Test(cli, absurd_drives_are_refused_by_range_checks)
+{
+    expect_exit(2, "key 'controller.dies_per_channel': '1000000' is out of range; expected", "run -d example-sata-480 --set controller.dies_per_channel=1000000");
+    expect_exit(2, "key 'nand.page_size': '0' is out of range", "run -d example-sata-480 --set nand.page_size=0");
+    expect_exit(2, "key 'nand.t_prog': '0' is out of range", "run -d example-sata-480 --set nand.t_prog=0");
+    expect_exit(2, "key 'nand.t_read_lsb': '0' is out of range", "run -d example-sata-480 --set nand.t_read_lsb=0");
+    expect_exit(2, "at most 4294967294 fit the mapping table (raise 'ftl.mapping_unit')",
+                "run -d toshiba-tr200 --set drive.user_capacity=1PB");
+}
+
+/* The other writers under a file-size limit: a generated trace and a time
+ * series CSV fail with the file named, exit 1, and leave nothing behind. */
+Test(cli, file_size_limit_on_traces_and_csv)
+{
+    char dir[] = "/tmp/ssdlab-cli-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *runs[][2] = {
+        {"trace gen pcmark8 --app word -o w.trace", "ssdlab trace gen: cannot write 'w.trace': File too large"},
+        {"run -d example-sata-480 --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 --set workload.requests=100000 --set metrics.interval=1ms --timeseries ts.csv",
+         "ssdlab: cannot write 'ts.csv': File too large"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char cmd[2048], path[600], err[1024];
+        snprintf(cmd, sizeof cmd, "cd %s && (ulimit -f 50; %s %s >/dev/null 2>err.txt)", dir, SSDLAB_BIN, runs[i][0]);
+        int rc = system(cmd);
+        cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "%s: exit status %d", runs[i][0], rc);
+        snprintf(path, sizeof path, "%s/err.txt", dir);
+        slurp(path, err, sizeof err);
+        cr_assert(strstr(err, runs[i][1]), "%s", err);
+        snprintf(cmd, sizeof cmd, "test \"$(ls %s)\" = err.txt", dir);
+        cr_assert_eq(system(cmd), 0, "%s: files left besides err.txt", runs[i][0]);
+    }
+    remove_dir(dir);
+}

@@ -23,24 +23,26 @@ typedef struct cli_config_args {
     const char **sets;
     int set_count;
     const char *seed;     /* --seed: applied after every --set */
+    const char *max_memory; /* --max-memory: sim.max_memory, after every --set */
     const char *workload; /* -w: a workload file, possibly with phases */
 } cli_config_args;
 
 /* getopt_long option values of the shared options. */
 enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES,
-       OPT_REQUESTS, OPT_NO_PROGRESS, OPT_ONLY, OPT_NO_PLOTS, OPT_TARGETS, OPT_REUSE, OPT_NO_RUN, OPT_TESTS };
+       OPT_REQUESTS, OPT_NO_PROGRESS, OPT_ONLY, OPT_NO_PLOTS, OPT_TARGETS, OPT_REUSE, OPT_NO_RUN, OPT_TESTS, OPT_MAX_MEMORY };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \
         {"workload", required_argument, NULL, 'w'}, {"set", required_argument, NULL, OPT_SET},                       \
-        {"seed", required_argument, NULL, OPT_SEED}
+        {"seed", required_argument, NULL, OPT_SEED}, {"max-memory", required_argument, NULL, OPT_MAX_MEMORY}
 
 #define CLI_CONFIG_HELP                                                                                               \
     "  -d, --drive FILE     drive file, or a preset's name (models/drives/NAME.yaml)\n"                              \
     "  -c, --config FILE    further config file; later files win (repeatable)\n"                                     \
     "  -w, --workload FILE  workload file (workload.* keys, and a list of phases)\n"                                  \
     "      --set KEY=VALUE  override one key, e.g. --set sim.seed=7 (repeatable; wins over files)\n"                  \
-    "      --seed N         set sim.seed (applied after every --set)\n"
+    "      --seed N         set sim.seed (applied after every --set)\n"                                               \
+    "      --max-memory SIZE refuse a drive whose tables need more (default: the machine's memory)\n"
 
 /* A drive file's path: DRIVE itself when it exists or names a folder,
  * else models/drives/DRIVE.yaml of the installed models (SSDLAB_MODELS

@@ -29,6 +29,7 @@ bool cli_config_option(cli_config_args *a, int opt, const char *arg)
     case 'c': append(&a->files, &a->file_count, arg); return true;
     case OPT_SET: append(&a->sets, &a->set_count, arg); return true;
     case OPT_SEED: a->seed = arg; return true;
+    case OPT_MAX_MEMORY: a->max_memory = arg; return true;
     default: return false;
     }
 }
@@ -88,11 +89,12 @@ cfg *cli_load_config_phases(const cli_config_args *a, cfg ***phases_out, size_t 
     if (a->drive) cfg_load_file(c, cli_drive_path(a->drive, drive, sizeof drive));
     for (int i = 0; i < a->file_count; i++) cfg_load_file(c, a->files[i]);
     if (a->workload) cfg_load_file_with_list(c, a->workload, "phases", "workload", &phases, &count);
-    char seed[256] = "";
-    if (a->seed) snprintf(seed, sizeof seed, "sim.seed=%s", a->seed);
+    char last[2][256] = {"", ""};
+    if (a->seed) snprintf(last[0], sizeof last[0], "sim.seed=%s", a->seed);
+    if (a->max_memory) snprintf(last[1], sizeof last[1], "sim.max_memory=%s", a->max_memory);
     int bad_phase_sets = 0;
-    for (int i = 0; i <= a->set_count; i++) {
-        const char *set = i < a->set_count ? a->sets[i] : seed;
+    for (int i = 0; i < a->set_count + 2; i++) {
+        const char *set = i < a->set_count ? a->sets[i] : last[i - a->set_count];
         if (!set[0]) continue;
         if (!strncmp(set, "phases.", 7)) {
             bad_phase_sets += !set_phase(phases, count, set);

@@ -11,7 +11,7 @@
 #include "stress.h"
 
 static const char help[] =
-    "Usage: ssdlab stress [--ops N] [--seed N] [--full-size] [--set KEY=VALUE]... [DRIVE]...\n\n"
+    "Usage: ssdlab stress [--ops N] [--seed N] [--full-size] [--set KEY=VALUE]... [--max-memory SIZE] [DRIVE]...\n\n"
     "Runs random episodes of host traffic (random mixes, sequential runs, overwrites\n"
     "of a hot set, TRIMs, idle periods, full-drive fills) on each drive, and checks\n"
     "the FTL after every garbage-collection erase, every SLC fold and every episode:\n"
@@ -25,13 +25,14 @@ static const char help[] =
     "      --seed N         seed of the episodes and of the drive (default 1)\n"
     "      --full-size      do not shrink the drives\n"
     "      --set KEY=VALUE  override one key on every drive (after the shrinking)\n"
+    "      --max-memory SIZE refuse a drive whose tables need more (default: the machine's memory)\n"
     "  -h, --help           this help\n\n"
     "Exit status: 0 when every check held, 1 at the first violation (the message\n"
     "names the drive, the point in the run and what broke), 2 on bad input.\n";
 
 typedef struct stress_options {
     uint64_t ops;
-    const char *seed;
+    const char *seed, *max_memory;
     bool full_size;
     const char **sets;
     int set_count;
@@ -49,7 +50,7 @@ static bool parse_count(const char *arg, uint64_t *out)
 
 static cfg *load_drive(const char *drive, const stress_options *o)
 {
-    cli_config_args a = {.drive = drive, .seed = o->seed};
+    cli_config_args a = {.drive = drive, .seed = o->seed, .max_memory = o->max_memory};
     size_t n = (o->full_size ? 0 : stress_shrink_set_count) + (size_t)o->set_count;
     a.sets = calloc(n ? n : 1, sizeof *a.sets);
     if (!a.sets) return fprintf(stderr, "ssdlab stress: out of memory\n"), NULL;
@@ -97,6 +98,7 @@ static int parse_stress_options(int argc, char **argv, stress_options *o)
     enum { OPT_OPS = 2000, OPT_FULL_SIZE };
     static const struct option opts[] = {{"ops", required_argument, NULL, OPT_OPS}, {"seed", required_argument, NULL, OPT_SEED},
                                          {"full-size", no_argument, NULL, OPT_FULL_SIZE}, {"set", required_argument, NULL, OPT_SET},
+                                         {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
                                          {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -107,6 +109,7 @@ static int parse_stress_options(int argc, char **argv, stress_options *o)
             if (!parse_count(optarg, &v)) return cli_usage_error("stress", "--seed '%s': expected a whole number", optarg);
             o->seed = optarg;
         } else if (opt == OPT_FULL_SIZE) o->full_size = true;
+        else if (opt == OPT_MAX_MEMORY) o->max_memory = optarg;
         else if (opt == OPT_SET) o->sets[o->set_count++] = optarg;
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("stress", "bad option");

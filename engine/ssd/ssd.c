@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "memlimit.h"
 #include "ssd_internal.h"
 
 /* --- requests ------------------------------------------------------------ */
@@ -272,12 +273,44 @@ int ssd_submit(ssd *d, ssdlab_request *r)
 
 /* --- set-up ------------------------------------------------------------------ */
 
+/* Memory the drive's tables take, from its parameters: the mapping tables
+ * dominate (4 bytes per logical and per physical unit). The rest (events,
+ * requests, histograms, the result writer) is bounded; 16 MiB covers it. */
+static uint64_t memory_needed(const ssd_params *p)
+{
+    uint64_t nblocks = (uint64_t)p->dies * p->blocks_per_die;
+    uint64_t bytes = 4 * p->logical_units + 4 * p->physical_units;
+    bytes += nblocks * (sizeof(ftl_block) + 2 * sizeof(uint32_t)); /* block table, programmed, free stacks */
+    bytes += (uint64_t)p->dies * (sizeof(ftl_die) + sizeof(die_state));
+    if (p->map_cached) bytes += 8 * (uint64_t)p->map_pages + 16 * (uint64_t)p->map_cache_pages;
+    if (p->trim == TRIM_DEFERRED) bytes += p->logical_units / 8;
+    bytes += p->read_cache / p->unit * 12; /* tag and stamp per cached unit */
+    return bytes + (16u << 20);
+}
+
+/* Refuses a drive whose tables would not fit the memory limit, before
+ * anything large is allocated. */
+static int check_memory(const ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
+    char source[64] = "'sim.max_memory' (--max-memory)", need_s[32], limit_s[32];
+    uint64_t need = memory_needed(p), limit = cfg_uint(c, "sim.max_memory");
+    if (!limit) limit = memlimit_default(source, sizeof source);
+    if (need <= limit) return 0;
+    memlimit_format(need, need_s, sizeof need_s);
+    memlimit_format(limit, limit_s, sizeof limit_s);
+    snprintf(err, errlen,
+             "the drive needs about %s of memory (%llu mapping units of flash), more than the %s that %s allows; "
+             "expected a smaller drive, a larger 'ftl.mapping_unit', or a higher limit (--max-memory SIZE)",
+             need_s, (unsigned long long)p->physical_units, limit_s, source);
+    return -1;
+}
+
 ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
 {
     ssd *d = calloc(1, sizeof *d);
     if (!d) return snprintf(err, errlen, "out of memory"), NULL;
     d->s = s;
-    if (ssd_params_load(&d->p, c, err, errlen)) {
+    if (ssd_params_load(&d->p, c, err, errlen) || check_memory(&d->p, c, err, errlen)) {
         free(d);
         return NULL;
     }

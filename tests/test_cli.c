@@ -378,7 +378,7 @@ Test(cli, experiment_runs_selected_tests)
 {
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char args[1024], path[1100];
+    char args[4096], path[1100];
     snprintf(args, sizeof args, "experiment review " SMALL_TR200 " --only P11 --no-plots -o %s/out", dir);
     output *o = run(args);
     cr_assert_eq(o->status, 0, "%s", o->err);

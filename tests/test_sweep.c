@@ -79,7 +79,7 @@ Test(sweep, every_point_is_distinct_and_named_by_its_overrides)
         sweep_point p;
         cr_assert_eq(sweep_point_make(&s, i, &p), 0);
         snprintf(names[i], sizeof names[i], "%s", p.name);
-        char prefix[16];
+        char prefix[32];
         snprintf(prefix, sizeof prefix, "p%04zu-", i);
         cr_assert_eq(strncmp(p.name, prefix, 6), 0, "%s", p.name);
         for (size_t j = 0; j < i; j++) cr_assert_str_neq(names[i] + 6, names[j] + 6, "points %zu and %zu share a hash", i, j);

@@ -11,7 +11,6 @@ enum {
     EXIT_OK = 0,
     EXIT_FAILED = 1,        /* the run itself failed (I/O error, out of memory) */
     EXIT_BAD_INPUT = 2,     /* bad command line, config or input file */
-    EXIT_NOT_AVAILABLE = 3, /* the command is planned but not built yet */
     EXIT_INTERRUPTED = 130, /* SIGINT or SIGTERM stopped a run (its result is kept, marked interrupted) */
 };
 

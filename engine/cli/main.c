@@ -11,24 +11,23 @@
 
 typedef struct command {
     const char *name;
-    int (*run)(int argc, char **argv); /* NULL: planned, not built yet */
+    int (*run)(int argc, char **argv);
     const char *summary;
-    const char *arrives_with;          /* for planned commands */
 } command;
 
 static const command commands[] = {
-    {"demo", cmd_demo, "run the M/M/1 engine demo and compare it with its closed form", NULL},
-    {"config", cmd_config, "show a resolved configuration ('config show') or the key reference ('config keys')", NULL},
-    {"bench", cmd_bench, "benchmarks: 'bench engine' (event-queue hold benchmark)", NULL},
-    {"run", cmd_run, "run the built-in closed-loop workload on a drive", NULL},
-    {"trace", cmd_trace, "trace statistics ('trace stats') and conversion ('trace convert')", NULL},
-    {"report", cmd_report, "summarise and compare result files side by side", NULL},
-    {"plot", cmd_plot, "plot result files: degradation, fill, qd, bs, mix, latency, trim ('plot --help')", NULL},
-    {"experiment", cmd_experiment, "run an experiment's tests on a drive (e.g. 'review': the reviewers' protocol)", NULL},
-    {"validate", cmd_validate, "compare drive presets with reviewers' measurements, figure by figure", NULL},
-    {"stress", cmd_stress, "random traffic on small drives of every preset family, checking FTL integrity after every GC and fold", NULL},
-    {"sweep", cmd_sweep, "parameter sweeps: plan, run locally, run as a Slurm job array, collect ('sweep --help')", NULL},
-    {NULL, NULL, NULL, NULL},
+    {"demo", cmd_demo, "run the M/M/1 engine demo and compare it with its closed form"},
+    {"config", cmd_config, "show a resolved configuration ('config show') or the key reference ('config keys')"},
+    {"bench", cmd_bench, "benchmarks: 'bench engine' (event-queue hold benchmark)"},
+    {"run", cmd_run, "run the built-in closed-loop workload on a drive"},
+    {"trace", cmd_trace, "trace statistics ('trace stats') and conversion ('trace convert')"},
+    {"report", cmd_report, "summarise and compare result files side by side"},
+    {"plot", cmd_plot, "plot result files: degradation, fill, qd, bs, mix, latency, trim ('plot --help')"},
+    {"experiment", cmd_experiment, "run an experiment's tests on a drive (e.g. 'review': the reviewers' protocol)"},
+    {"validate", cmd_validate, "compare drive presets with reviewers' measurements, figure by figure"},
+    {"stress", cmd_stress, "random traffic on small drives of every preset family, checking FTL integrity after every GC and fold"},
+    {"sweep", cmd_sweep, "parameter sweeps: plan, run locally, run as a Slurm job array, collect ('sweep --help')"},
+    {NULL, NULL, NULL},
 };
 
 static void print_version(void)
@@ -79,10 +78,6 @@ int main(int argc, char **argv)
     const char *name = argv[optind];
     for (const command *c = commands; c->name; c++) {
         if (strcmp(c->name, name) != 0) continue;
-        if (!c->run) {
-            fprintf(stderr, "ssdlab %s: not available yet: it arrives with %s.\n", name, c->arrives_with);
-            return EXIT_NOT_AVAILABLE;
-        }
         int at = optind;
         optind = 0; /* glibc: 0 re-initialises getopt for the command's own options */
         opterr = 1;

@@ -6,9 +6,13 @@
 #include "ssdlab.h"
 #include "stress.h"
 
+/* 40,000 requests reach GC on every family and folding on every family
+ * with an SLC cache; the sanitizer build runs a quarter of that (its
+ * checker passes cost ten times more) and checks integrity and the counts only. */
 #ifndef STRESS_REQUESTS
 #define STRESS_REQUESTS 40000
 #endif
+#define STRESS_REACHES_GC (STRESS_REQUESTS >= 40000)
 
 static cfg *small_drive(const char *path)
 {
@@ -50,12 +54,14 @@ Test(stress, every_family_keeps_its_integrity, .timeout = 600)
         cr_assert_eq(rc, 0, "%s: %s", paths[i], err);
         cr_assert_eq(k.requests, STRESS_REQUESTS, "%s", paths[i]);
         cr_assert_eq(k.reads + k.writes + k.trims, k.requests, "%s", paths[i]);
-        cr_assert_gt(k.gc_checks, 0, "%s: GC never ran", paths[i]);
         bool slc = strcmp(cfg_str(c, "slc.cache"), "none") != 0;
-        if (slc) cr_assert_gt(k.fold_checks, 0, "%s: the SLC cache was never folded", paths[i]);
-        else cr_assert_eq(k.fold_checks, 0, "%s: folds without an SLC cache", paths[i]);
-        for (int e = 0; e < EPISODE_COUNT; e++)
-            cr_assert_gt(k.episodes[e], 0, "%s: no %s episode", paths[i], stress_episode_names[e]);
+        if (!slc) cr_assert_eq(k.fold_checks, 0, "%s: folds without an SLC cache", paths[i]);
+        if (STRESS_REACHES_GC) {
+            cr_assert_gt(k.gc_checks, 0, "%s: GC never ran", paths[i]);
+            if (slc) cr_assert_gt(k.fold_checks, 0, "%s: the SLC cache was never folded", paths[i]);
+            for (int e = 0; e < EPISODE_COUNT; e++)
+                cr_assert_gt(k.episodes[e], 0, "%s: no %s episode", paths[i], stress_episode_names[e]);
+        }
         cr_assert_gt(k.simulated_s, 1.0, "%s: idle episodes advance the clock", paths[i]);
         cfg_free(c);
     }

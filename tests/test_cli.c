@@ -287,7 +287,10 @@ Test(cli, workload_files_with_phases)
 }
 
 /* SIGINT: the run stops, and its result is written and marked interrupted;
- * SIGKILL: nothing appears under the result's name. */
+ * SIGKILL: nothing appears under the result's name. The signal goes once
+ * the result's temporary file exists (the handler is in place by then),
+ * not after a fixed time, which a slow start (valgrind) outlasts. */
+#define ONCE_WRITING(file) "i=0; while ! ls " file ".tmp.* >/dev/null 2>&1 && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done; "
 Test(cli, interrupted_runs)
 {
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
@@ -295,16 +298,16 @@ Test(cli, interrupted_runs)
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "cd %s && (%s run " SMALL_DRIVE " --set workload.precondition=none --set workload.requests=0 "
-             "--set workload.duration=100000s -o %s/int.h5 >/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid; test $? -eq 130)",
-             SOURCE_DIR, SSDLAB_BIN, dir);
+             "--set workload.duration=100000s -o %s/int.h5 >/dev/null & pid=$!; " ONCE_WRITING("%s/int.h5") "kill -INT $pid; wait $pid; test $? -eq 130)",
+             SOURCE_DIR, SSDLAB_BIN, dir, dir);
     cr_assert_eq(system(cmd), 0, "an interrupted run writes its result and exits 130");
     snprintf(cmd, sizeof cmd, "h5dump -a /meta/status %s/int.h5 | grep -q '\"interrupted\"'", dir);
     cr_assert_eq(system(cmd), 0, "status attribute 'interrupted'");
     snprintf(cmd, sizeof cmd,
              "cd %s && (%s run " SMALL_DRIVE " --set workload.precondition=none --set workload.requests=0 "
-             "--set workload.duration=100000s -o %s/kill.h5 >/dev/null & pid=$!; sleep 1; kill -KILL $pid; wait $pid; "
+             "--set workload.duration=100000s -o %s/kill.h5 >/dev/null & pid=$!; " ONCE_WRITING("%s/kill.h5") "kill -KILL $pid; wait $pid; "
              "test ! -e %s/kill.h5)",
-             SOURCE_DIR, SSDLAB_BIN, dir, dir);
+             SOURCE_DIR, SSDLAB_BIN, dir, dir, dir);
     cr_assert_eq(system(cmd), 0, "no file under the final name after SIGKILL");
     remove_dir(dir);
 }

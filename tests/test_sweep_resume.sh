@@ -23,7 +23,7 @@ cp "$src/tests/data/sweep-24.yaml" s.yaml
 # --- killed in the middle, resumed ---------------------------------------
 setsid "$ssdlab" sweep run s.yaml -j 2 > run1.out 2>&1 &
 pid=$!
-for _ in $(seq 1 6000); do # up to 300 s: a sanitizer build on a busy machine is slow
+for _ in $(seq 1 24000); do # up to 1200 s: a sanitizer or valgrind build on a busy machine is slow
     [ "$(ls out/*.h5 2>/dev/null | wc -l)" -ge 4 ] && break
     sleep 0.05
 done

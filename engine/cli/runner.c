@@ -384,6 +384,8 @@ int runner_run(const run_request *rq)
     cli_model m;
     if (cli_model_open(&m, c, "run")) return EXIT_BAD_INPUT;
     run_score = (trace_score){0};
+    /* before the result file appears: whoever sees it may interrupt */
+    catch_interrupts();
     run_outputs out = {0};
     int rc = open_outputs(rq, m.d, &out);
     if (rc != EXIT_OK) {
@@ -395,7 +397,6 @@ int runner_run(const run_request *rq)
             rq->drive_label ? rq->drive_label : "defaults", (double)ssd_capacity(m.d) / 1e9, p->channels, p->dies_per_channel,
             (unsigned long long)cfg_uint(c, "sim.seed"));
     double start_wall = epoch_seconds();
-    catch_interrupts();
     sim_watch_flag(m.s, &interrupted);
     progress pr;
     progress_begin(&pr, m.s, m.d, rq->progress);

@@ -47,20 +47,21 @@ def literal_groups(src, pos):
         c = src[i]
         if c == '"':
             m = LITERAL.match(src, i)
-            between = src[last_end:i] if current is not None else None
-            if between is not None and (between.strip() == '' or PRI.fullmatch(between)):
+            if current is not None and src[last_end:i].strip() == '':
                 current += m.group(1)
             else:
                 if current is not None:
                     groups.append(current)
                 current = m.group(1)
             last_end = i = m.end()
+            pri = PRI.match(src, i)
+            if pri and current.endswith('%'):  # "from %" PRIu64 " to %" PRIu64
+                current += 'llu'
+                last_end = i = pri.end()
             continue
         if c == "'":
             i = src.index("'", i + (3 if src[i + 1] == '\\' else 2)) + 1
             continue
-        if current is not None and current.endswith('%') and PRI.match(src, last_end) and i == last_end:
-            current += 'llu'  # a PRIu64 after the last literal
         depth += c == '('
         depth -= c == ')'
         i += 1

@@ -32,10 +32,8 @@ static const char help[] =
 
 typedef struct stress_options {
     uint64_t ops;
-    const char *seed, *max_memory;
     bool full_size;
-    const char **sets;
-    int set_count;
+    cli_config_args config; /* --set, --seed, --max-memory */
 } stress_options;
 
 static bool parse_count(const char *arg, uint64_t *out)
@@ -50,16 +48,20 @@ static bool parse_count(const char *arg, uint64_t *out)
 
 static cfg *load_drive(const char *drive, const stress_options *o)
 {
-    cli_config_args a = {.drive = drive, .seed = o->seed, .max_memory = o->max_memory};
-    size_t n = (o->full_size ? 0 : stress_shrink_set_count) + (size_t)o->set_count;
+    /* the shrinking first, so that the user's --set overrides it */
+    cli_config_args a = o->config;
+    a.drive = drive;
+    size_t n = (o->full_size ? 0 : stress_shrink_set_count) + (size_t)o->config.set_count;
     a.sets = calloc(n ? n : 1, sizeof *a.sets);
     if (!a.sets) return fprintf(stderr, "ssdlab stress: out of memory\n"), NULL;
+    a.set_count = 0;
     for (size_t i = 0; !o->full_size && i < stress_shrink_set_count; i++) a.sets[a.set_count++] = stress_shrink_sets[i];
     bool capacity_set = false, blocks_set = false;
-    for (int i = 0; i < o->set_count; i++) {
-        a.sets[a.set_count++] = o->sets[i];
-        capacity_set |= !strncmp(o->sets[i], "drive.user_capacity=", 20);
-        blocks_set |= !strncmp(o->sets[i], "nand.blocks_per_plane=", 22);
+    for (int i = 0; i < o->config.set_count; i++) {
+        const char *set = o->config.sets[i];
+        a.sets[a.set_count++] = set;
+        capacity_set |= !strncmp(set, "drive.user_capacity=", 20);
+        blocks_set |= !strncmp(set, "nand.blocks_per_plane=", 22);
     }
     cfg *c = cli_load_config(&a);
     free(a.sets);
@@ -102,15 +104,10 @@ static int parse_stress_options(int argc, char **argv, stress_options *o)
                                          {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        uint64_t v;
+        if (cli_config_option(&o->config, opt, optarg)) continue;
         if (opt == OPT_OPS) {
             if (!parse_count(optarg, &o->ops)) return cli_usage_error("stress", "--ops '%s': expected a whole number", optarg);
-        } else if (opt == OPT_SEED) {
-            if (!parse_count(optarg, &v)) return cli_usage_error("stress", "--seed '%s': expected a whole number", optarg);
-            o->seed = optarg;
         } else if (opt == OPT_FULL_SIZE) o->full_size = true;
-        else if (opt == OPT_MAX_MEMORY) o->max_memory = optarg;
-        else if (opt == OPT_SET) o->sets[o->set_count++] = optarg;
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("stress", "bad option");
     }
@@ -119,8 +116,7 @@ static int parse_stress_options(int argc, char **argv, stress_options *o)
 
 int cmd_stress(int argc, char **argv)
 {
-    stress_options o = {.ops = 100000, .sets = calloc((size_t)argc, sizeof(char *))};
-    if (!o.sets) return fprintf(stderr, "ssdlab stress: out of memory\n"), EXIT_FAILED;
+    stress_options o = {.ops = 100000};
     int rc = parse_stress_options(argc, argv, &o);
     glob_t g = {0};
     char **drives = argv + optind, **families = NULL;
@@ -137,6 +133,6 @@ int cmd_stress(int argc, char **argv)
     }
     free(families);
     if (g.gl_pathc) globfree(&g);
-    free(o.sets);
+    cli_config_args_free(&o.config);
     return rc < 0 ? EXIT_OK : rc;
 }

@@ -72,7 +72,7 @@ def literal_groups(src, pos):
 
 # Buffers that describe a bad value, which the loaders wrap as
 # "key 'KEY': WHAT; expected WHAT THE KEY TAKES".
-VALUE_CHECKERS = {'engine/config_schema.c': 'what', 'engine/units.c': 'err'}
+VALUE_CHECKERS = {'engine/config/config_schema.c': 'what', 'engine/config/units.c': 'err'}
 
 
 def template(kind, groups, rel, buffer):

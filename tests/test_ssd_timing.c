@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "flash.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
@@ -385,9 +386,9 @@ Test(timing, scheduler_names_match_the_config_choices)
 {
     const cfg_key *k = cfg_schema_find(ssdlab_schema(), "controller.scheduler");
     char joined[256] = "";
-    for (int i = 0; scheduler_names[i]; i++) {
+    for (int i = 0; flash_schedulers[i].name; i++) {
         if (i) strcat(joined, "|");
-        strcat(joined, scheduler_names[i]);
+        strcat(joined, flash_schedulers[i].name);
     }
     cr_assert_str_eq(k->choices, joined);
 }

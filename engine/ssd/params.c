@@ -183,20 +183,6 @@ static double encoding_efficiency(const char *name)
     return 1.0;
 }
 
-extern const char *const gc_policy_names[];
-extern const char *const scheduler_names[];
-extern const char *const alloc_order_names[];
-extern const char *const mapcache_policy_names[];
-
-/* A policy's place in its table of names; the keys' choices are those
- * names (a test checks each table against its key). */
-static uint32_t policy_index(const char *const *names, const char *name)
-{
-    for (uint32_t i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0) return i;
-    return 0;
-}
-
 int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -252,7 +238,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     if (p->read_ahead_units && p->read_cache < 2 * cfg_uint(c, "controller.read_ahead"))
         p->read_cache = 2 * cfg_uint(c, "controller.read_ahead"); /* room for what is read ahead */
     p->flush_on_idle = strcmp(cfg_str(c, "controller.flush"), "idle") == 0;
-    p->scheduler = policy_index(scheduler_names, cfg_str(c, "controller.scheduler"));
+    p->scheduler = cfg_choice(c, "controller.scheduler");
     const char *trim = cfg_str(c, "controller.trim_mode");
     p->trim = strcmp(trim, "blocking") == 0    ? TRIM_BLOCKING
             : strcmp(trim, "throttled") == 0 ? TRIM_THROTTLED
@@ -279,12 +265,12 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->gc_burst = (uint32_t)cfg_uint(c, "ftl.gc.burst");
     p->gc_burst_host_share = cfg_float(c, "ftl.gc.burst_host_share");
     p->gc_burst_victims = (uint32_t)cfg_uint(c, "ftl.gc.burst_victims");
-    p->gc_policy = policy_index(gc_policy_names, cfg_str(c, "ftl.gc.policy"));
+    p->gc_policy = cfg_choice(c, "ftl.gc.policy");
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
-    p->order = policy_index(alloc_order_names, cfg_str(c, "ftl.alloc_order"));
+    p->order = cfg_choice(c, "ftl.alloc_order");
     p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
     p->map_cached = strcmp(cfg_str(c, "ftl.mapping"), "cached") == 0;
-    p->map_cache_policy = policy_index(mapcache_policy_names, cfg_str(c, "ftl.map_cache_policy"));
+    p->map_cache_policy = cfg_choice(c, "ftl.map_cache_policy");
     p->idle_time = cfg_uint(c, "ftl.idle_time");
     p->wear_leveling_spread = (uint32_t)cfg_uint(c, "ftl.wear_leveling_spread");
     const char *slc = cfg_str(c, "slc.cache");

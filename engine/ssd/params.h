@@ -47,7 +47,7 @@ typedef struct ssd_params {
     sim_time_t fw_read, fw_write, fw_trim, fw_per_unit;
     sim_time_t ecc_decode;
     uint64_t write_buffer; /* bytes */
-    uint32_t scheduler;    /* index into scheduler_names (ssd_flash.c) */
+    uint32_t scheduler;    /* index into flash_schedulers (flash/flash.c) */
     uint64_t read_cache;   /* bytes of DRAM read cache; 0 = none */
     uint32_t read_ahead_units; /* sequential read-ahead, in mapping units; 0 = none */
     uint32_t slc_fold_jobs;    /* dies that fold at once in foreground folding; 0 = all */

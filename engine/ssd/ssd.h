@@ -1,6 +1,6 @@
-/* The timed SSD model: host interface, firmware cores, write buffer, per-die
- * transaction queues, channel buses and garbage collection, on the event
- * core, with the FTL (ftl.h) deciding where data goes.
+/* The timed SSD model, in layers along a request's path: the host
+ * interface (hil/), the buffer (buffer/), the FTL (ftl/) and the flash
+ * (flash/), on the event core; docs/architecture.md walks through them.
  *
  * Resources that serve in arrival order (firmware cores, channel buses, the
  * host link) are timelines: a reservation starts when both the work and the
@@ -18,43 +18,12 @@
 
 #include "config.h"
 #include "ftl.h"
+#include "observe.h"
 #include "params.h"
 #include "sim.h"
 #include "ssdlab.h"
 
 typedef struct ssd ssd;
-
-/* Names of the transaction scheduling policies, in controller.scheduler's order. */
-extern const char *const scheduler_names[];
-
-/* One row of the time series: what happened in one interval of simulated
- * time (metrics.interval), and the drive's state at its end. */
-typedef struct ssd_interval {
-    double end_s;
-    double iops, mib_per_s;
-    double read_mib_per_s, write_mib_per_s;
-    double mean_latency_us, p99_latency_us;
-    double read_mean_latency_us, write_mean_latency_us; /* 0 without such requests */
-    double host_gib_written, flash_gib_written; /* since time 0 */
-    uint64_t free_blocks;                        /* usable by native data, all dies (64 bits: the row has no padding) */
-    double slc_gib;                              /* user data the SLC-mode blocks can hold */
-    uint64_t erases;                             /* in the interval */
-    uint64_t gc_units;                           /* units relocated by GC in the interval */
-    double temperature_c;
-} ssd_interval;
-
-/* Who hears about each closed interval and each completed request. With
- * an interval observer the drive keeps no rows itself (ssd_intervals then
- * returns none), so memory stays bounded however long the run. */
-typedef struct ssd_observers {
-    void (*interval)(void *ctx, const ssd_interval *row);
-    void (*request)(void *ctx, const ssdlab_request *r);
-    /* A reclaim job erased its block: garbage collection, or SLC folding
-     * when fold is true. The FTL is consistent here (the stress test checks
-     * it every time). */
-    void (*reclaimed)(void *ctx, bool fold);
-    void *ctx;
-} ssd_observers;
 
 /* Builds the drive on simulator s from configuration c. Returns NULL with a
  * message in err when the parameters are inconsistent or memory runs out. */

@@ -134,6 +134,14 @@ uint32_t ftl_host_die(ftl *f)
     return FTL_NONE;
 }
 
+void ftl_burst_begin(ftl *f, uint32_t die)
+{
+    ftl_die *d = &f->dies[die];
+    d->collecting = true;
+    d->burst_host = d->burst_gc = 0;
+    d->burst_victims = 0;
+}
+
 void ftl_advance_host_die(ftl *f) { f->host_die_cursor = (f->host_die_cursor + 1) % f->p->dies; }
 
 uint32_t ftl_slc_die(ftl *f)
@@ -461,6 +469,18 @@ int ftl_write_now(ftl *f, uint32_t lpn)
 }
 
 /* --- integrity ----------------------------------------------------------- */
+
+void ftl_close_partial_units(ftl *f, void (*written)(void *ctx, uint32_t block, uint32_t units), void *ctx)
+{
+    for (uint32_t die = 0; die < f->p->dies; die++)
+        for (int s = 0; s < STREAM_COUNT; s++) {
+            uint32_t b = f->dies[die].open[s];
+            if (b == FTL_NONE) continue;
+            uint32_t wp = f->blocks[b].write_ptr, pu = f->p->units_per_program;
+            f->blocks[b].write_ptr = (wp + pu - 1) / pu * pu;
+            written(ctx, b, f->blocks[b].write_ptr);
+        }
+}
 
 int ftl_check(const ftl *f, char *err, size_t errlen)
 {

@@ -10,7 +10,7 @@
 
 #include <hdf5.h>
 
-#include "results.h"
+#include "summary_row.h"
 #include "score.h"
 #include "ssd.h"
 

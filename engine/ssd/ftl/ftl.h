@@ -88,6 +88,15 @@ uint32_t ftl_host_die(ftl *f);
 /* Moves the striping cursor past the current die. */
 void ftl_advance_host_die(ftl *f);
 
+/* GC bursts (ftl.gc.burst): a die collecting takes host writes only up to
+ * ftl.gc.burst_host_share of what its GC moved; the counts restart with
+ * each burst. */
+void ftl_burst_begin(ftl *f, uint32_t die);
+static inline void ftl_burst_end(ftl *f, uint32_t die) { f->dies[die].collecting = false; }
+static inline void ftl_burst_victim(ftl *f, uint32_t die) { f->dies[die].burst_victims++; }
+static inline void ftl_burst_moved(ftl *f, uint32_t die, uint32_t units) { f->dies[die].burst_gc += units; }
+static inline void ftl_burst_host(ftl *f, uint32_t die, uint32_t units) { f->dies[die].burst_host += units; }
+
 /* Next physical unit of the (die, stream) open block, opening a block when
  * needed; FTL_NONE when the die has no free block it may use. */
 uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s);
@@ -145,6 +154,8 @@ uint32_t ftl_pick_victim(ftl *f, uint32_t die);
 /* Static wear levelling: the die's least-worn closed block, marked as a
  * victim, when erase counts spread past ftl.wear_leveling_spread. */
 uint32_t ftl_wear_victim(ftl *f, uint32_t die);
+/* A victim a job could not empty goes back among the closed blocks. */
+static inline void ftl_release_victim(ftl *f, uint32_t block) { f->blocks[block].state = BLOCK_CLOSED; }
 /* Erases a victim with no valid unit left and returns it to the free list. */
 void ftl_erase(ftl *f, uint32_t block);
 
@@ -159,6 +170,12 @@ void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
 /* Collects victims on a die until it has more than the GC threshold of
  * free blocks; returns units relocated. */
 uint64_t ftl_collect_now(ftl *f, uint32_t die);
+
+/* After the fast path: the open blocks' write pointers move to the next
+ * program-unit boundary (the part-filled units count as programmed), so
+ * the timed model starts on fresh program units. Calls back with each
+ * block's new write pointer. */
+void ftl_close_partial_units(ftl *f, void (*written)(void *ctx, uint32_t block, uint32_t units), void *ctx);
 
 /* Checks every invariant; returns 0 or -1 with the first violation in err. */
 int ftl_check(const ftl *f, char *err, size_t errlen);

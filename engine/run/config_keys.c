@@ -4,9 +4,9 @@
 #include "fatal.h"
 #include "mm1.h"
 #include "sim_config.h"
-#include "ssd/params.h"
-#include "ssd/power.h"
-#include "ssd/workload.h"
+#include "params.h"
+#include "power.h"
+#include "workload.h"
 
 /* Keys a workload file sets when it is a test of an experiment
  * (experiments/review/): they change nothing in the simulation. */

@@ -486,6 +486,21 @@ uint64_t cfg_uint(const cfg *c, const char *key) { return entry_of(c, key, 2)->v
 double cfg_float(const cfg *c, const char *key) { return entry_of(c, key, 3)->v.f; }
 const char *cfg_str(const cfg *c, const char *key) { return entry_of(c, key, 4)->v.s; }
 
+unsigned cfg_choice(const cfg *c, const char *key)
+{
+    long i = cfg_schema_index(c->schema, key);
+    if (i < 0 || c->schema->keys[i].type != CFG_ENUM) api_misuse("choice of a key that is not an enum", key);
+    const char *value = c->entries[i].v.s, *at = c->schema->keys[i].choices;
+    size_t len = strlen(value);
+    for (unsigned n = 0;; n++) {
+        const char *bar = strchr(at, '|');
+        size_t here = bar ? (size_t)(bar - at) : strlen(at);
+        if (here == len && strncmp(at, value, len) == 0) return n;
+        if (!bar) api_misuse("enum value outside its choices", key);
+        at = bar + 1;
+    }
+}
+
 const char *cfg_origin(const cfg *c, const char *key, char *buf, size_t len)
 {
     long i = cfg_schema_index(c->schema, key);

@@ -16,28 +16,9 @@
 #include <stdint.h>
 
 #include "ssd.h"
+#include "summary_row.h"
 
 #define RESULTS_FORMAT_VERSION 3
-
-/* Latency arrays hold, in this order: */
-enum { LAT_MEAN, LAT_P50, LAT_P90, LAT_P99, LAT_P999, LAT_P9999, LAT_MAX, LAT_FIELDS };
-
-typedef struct phase_summary {
-    char name[64];
-    char kind[16];
-    uint64_t requests, reads, writes, trims, bytes_read, bytes_written;
-    double iops, mib_per_s;
-    double read_lat_us[LAT_FIELDS];
-    double write_lat_us[LAT_FIELDS];
-    double write_amplification;
-    uint64_t gc_units, erases;
-    uint64_t slc_bytes_written, slc_bytes_read; /* SLC-cache hits */
-    /* PCMark's scoring (docs/pcmark-like.md): time with a read or write
-     * outstanding, bytes read and written over it, and the mean latency
-     * of reads and writes */
-    double busy_s, busy_mib_s, access_time_us;
-    double start_s, sim_time_s, wall_time_s;
-} phase_summary;
 
 typedef struct results_meta {
     const char *command_line;

@@ -90,6 +90,9 @@ int64_t cfg_int(const cfg *c, const char *key);
 uint64_t cfg_uint(const cfg *c, const char *key); /* also sizes, times, rates */
 double cfg_float(const cfg *c, const char *key);  /* also fractions */
 const char *cfg_str(const cfg *c, const char *key); /* strings, enums, paths */
+/* An enum's value as its place among the key's choices, from 0: plug-in
+ * tables list their entries in the order of their key's choices. */
+unsigned cfg_choice(const cfg *c, const char *key);
 
 /* Where a value came from: "default", "FILE:LINE:COL" or "--set". */
 const char *cfg_origin(const cfg *c, const char *key, char *buf, size_t len);

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "results.h"
+#include "summary_row.h"
 
 typedef struct trace_score {
     uint32_t phases;

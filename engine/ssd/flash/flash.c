@@ -1,0 +1,384 @@
+/* The flash layer (flash.h): the transaction pool, the die queues and
+ * their schedulers, suspension, cache read and cache program, the channel
+ * timelines, die timing, and completions handed to their owners. */
+#include "flash.h"
+
+#include <stdlib.h>
+
+#include "fatal.h"
+
+static inline sim_time_t max_time(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
+
+/* --- transactions ---------------------------------------------------------- */
+
+/* The pool grows by a slab as large as all before it, so the most
+ * transactions ever in flight are allocated a bounded number of times. */
+static int add_slab(flash *fl)
+{
+    size_t n = fl->txn_count ? fl->txn_count : 256;
+    txn *slab = malloc(n * sizeof *slab);
+    txn **slabs = realloc(fl->slabs, (fl->slab_count + 1) * sizeof *slabs);
+    if (!slab || !slabs) {
+        free(slab);
+        if (slabs) fl->slabs = slabs;
+        return -1;
+    }
+    fl->slabs = slabs;
+    fl->slabs[fl->slab_count++] = slab;
+    for (size_t i = 0; i < n; i++) {
+        slab[i].next = fl->free_txns;
+        fl->free_txns = &slab[i];
+    }
+    fl->txn_count += n;
+    return 0;
+}
+
+txn *flash_txn(flash *fl, flash_kind kind, uint32_t die, uint32_t ppa, uint32_t units)
+{
+    if (!fl->free_txns && add_slab(fl)) ssdlab_internal_error("out of memory for flash transactions");
+    txn *t = fl->free_txns;
+    fl->free_txns = t->next;
+    *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units};
+    t->block = ppa / fl->p->units_per_block;
+    return t;
+}
+
+void flash_txn_free(flash *fl, txn *t)
+{
+    t->next = fl->free_txns;
+    fl->free_txns = t;
+}
+
+/* --- resources ------------------------------------------------------------- */
+
+/* Reserves the channel of a die for `bytes` from `ready` on; returns the end. */
+static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, uint64_t bytes)
+{
+    power_deposit(fl->power, (double)bytes * fl->power->bus_j_per_byte);
+    sim_time_t *free_at = &fl->channel_free[die / fl->p->dies_per_channel];
+    sim_time_t end = max_time(ready, *free_at) + params_bus_time(fl->p, bytes);
+    *free_at = end;
+    return end;
+}
+
+static bool block_slc(const flash *fl, uint32_t block) { return fl->blocks.slc(fl->blocks.ctx, block); }
+
+static sim_time_t read_time(const flash *fl, uint32_t ppa, bool slc)
+{
+    if (slc) return fl->p->t_read_slc;
+    return fl->p->t_read[params_page_type(fl->p, ppa % fl->p->units_per_block)];
+}
+
+static sim_time_t program_time(const flash *fl, uint32_t ppa, uint32_t block)
+{
+    if (block_slc(fl, block)) return fl->p->t_prog_slc;
+    if (fl->p->style == PROGRAM_ONE_SHOT) return fl->p->t_prog[0];
+    return fl->p->t_prog[params_page_type(fl->p, ppa % fl->p->units_per_block)];
+}
+
+/* --- schedulers ------------------------------------------------------------ */
+
+static txn *take_class(flash_queues *q, int c)
+{
+    txn *t = q->head[c];
+    if (t && !(q->head[c] = t->next)) q->tail[c] = NULL;
+    return t;
+}
+
+static txn *pick_read_first(flash_queues *q)
+{
+    txn *t = take_class(q, FLASH_CLASS_READ);
+    if (!t) t = take_class(q, FLASH_CLASS_PROGRAM);
+    if (!t) t = take_class(q, FLASH_CLASS_ERASE);
+    return t;
+}
+
+static txn *pick_fifo(flash_queues *q)
+{
+    int best = -1;
+    for (int c = 0; c < FLASH_CLASSES; c++)
+        if (q->head[c] && (best < 0 || q->head[c]->seq < q->head[best]->seq)) best = c;
+    return best < 0 ? NULL : take_class(q, best);
+}
+
+const flash_scheduler flash_schedulers[] = {
+    {"read-first", "reads first, then programs, then erases", pick_read_first},
+    {"fifo", "in submission order, whatever the kind: the baseline reads-first is measured against", pick_fifo},
+    {NULL, NULL, NULL},
+};
+
+/* --- dies ------------------------------------------------------------------ */
+
+static bool die_has_work(const flash_die *ds)
+{
+    const flash_queues *q = &ds->q;
+    return q->head[FLASH_CLASS_READ] || ds->suspended || q->head[FLASH_CLASS_PROGRAM] || q->head[FLASH_CLASS_ERASE];
+}
+
+/* Counts [from, to] as busy time, once: with cache read and cache program a
+ * die's operations overlap their transfers, and summing them would count
+ * the overlap twice. Operations start in time order, so a mark of what is
+ * counted suffices. */
+static void count_busy(flash_die *ds, sim_time_t from, sim_time_t to)
+{
+    if (from < ds->busy_mark) from = ds->busy_mark;
+    if (to <= from) return;
+    ds->busy_ns += to - from;
+    ds->busy_mark = to;
+}
+
+/* Schedules the end of a program or erase; with suspension on, the event
+ * can be cancelled and the operation remembered. */
+static void run_long_op(flash *fl, flash_die *ds, txn *t, sim_time_t end, sim_handler_id done)
+{
+    ds->active = t;
+    ds->active_end = end;
+    if (fl->p->suspend) ds->active_event = sim_schedule_cancellable_at(fl->s, end, done, t, 0);
+    else sim_schedule_at(fl->s, end, done, t, 0);
+}
+
+/* Cache program: the next program's data moves in while the die is still
+ * programming the last one. */
+static void preload_next_program(flash *fl, flash_die *ds)
+{
+    txn *next = ds->q.head[FLASH_CLASS_PROGRAM];
+    if (!fl->p->cache_program || !next || next->data_in || next->kind != TX_PROGRAM) return;
+    next->ready = channel_transfer(fl, next->die, sim_now(fl->s), flash_bus_bytes(fl->p, next->units));
+    next->data_in = true;
+}
+
+/* A read waits behind a program or erase: suspend it, if it has long
+ * enough to go, and let the read in. */
+static void maybe_suspend(flash *fl, flash_die *ds)
+{
+    sim_time_t now = sim_now(fl->s);
+    if (!fl->p->suspend || !ds->active || ds->suspended || ds->active_end <= now + fl->p->t_suspend) return;
+    if (!sim_cancel(fl->s, ds->active_event)) return;
+    ds->suspended = ds->active;
+    ds->suspended_left = ds->active_end - now + fl->p->t_suspend;
+    if (ds->busy_mark > now) { /* the rest is counted when it resumes */
+        ds->busy_ns -= ds->busy_mark - now;
+        ds->busy_mark = now;
+    }
+    ds->active = NULL;
+    ds->busy = false;
+    ds->busy_until = now;
+    fl->n.suspends++;
+}
+
+static void start_read(flash *fl, flash_die *ds, txn *t, double slow)
+{
+    sim_time_t now = sim_now(fl->s);
+    bool slc = block_slc(fl, t->block);
+    sim_time_t tr = (sim_time_t)((double)read_time(fl, t->ppa, slc) * slow);
+    count_busy(ds, now, now + tr);
+    ds->reads++;
+    fl->n.reads++;
+    if (slc && t->kind == TX_READ) fl->n.slc_units_read += t->units;
+    power_deposit(fl->power, (double)tr * 1e-9 * fl->power->die_read_w);
+    sim_schedule_in(fl->s, tr, fl->on_read_sensed, t, 0);
+}
+
+static void start_program(flash *fl, flash_die *ds, txn *t, double slow)
+{
+    sim_time_t now = sim_now(fl->s);
+    sim_time_t in_end = t->data_in ? max_time(now, t->ready)
+                                   : channel_transfer(fl, t->die, now, flash_bus_bytes(fl->p, t->units));
+    sim_time_t tp = (sim_time_t)((double)program_time(fl, t->ppa, t->block) * slow);
+    count_busy(ds, now, in_end + tp);
+    ds->programs++;
+    fl->n.programs++;
+    power_deposit(fl->power, (double)tp * 1e-9 * fl->power->die_program_w);
+    run_long_op(fl, ds, t, in_end + tp, fl->on_program_done);
+    preload_next_program(fl, ds);
+}
+
+static void start_erase(flash *fl, flash_die *ds, txn *t, double slow)
+{
+    sim_time_t now = sim_now(fl->s);
+    sim_time_t te = (sim_time_t)((double)(block_slc(fl, t->block) ? fl->p->t_erase_slc : fl->p->t_erase) * slow);
+    count_busy(ds, now, now + te);
+    ds->erases++;
+    power_deposit(fl->power, (double)te * 1e-9 * fl->power->die_erase_w);
+    run_long_op(fl, ds, t, now + te, fl->on_erase_done);
+}
+
+/* Starts the die's most urgent operation, if it is free. The choice is made
+ * when the die frees up, so a read arriving meanwhile still goes first. */
+static void die_kick(flash *fl, uint32_t die)
+{
+    flash_die *ds = &fl->dies[die];
+    sim_time_t now = sim_now(fl->s);
+    if (now >= *fl->watch_due) fl->watch(fl->watch_ctx);
+    if (ds->busy || !die_has_work(ds)) return;
+    if (ds->busy_until > now) {
+        ds->busy = true;
+        sim_schedule_at(fl->s, ds->busy_until, fl->on_die_free, ds, die);
+        return;
+    }
+    if (ds->suspended && !ds->q.head[FLASH_CLASS_READ]) {
+        /* Resume what a read suspended before starting anything new. */
+        txn *t = ds->suspended;
+        ds->suspended = NULL;
+        ds->busy = true;
+        count_busy(ds, now, now + ds->suspended_left);
+        run_long_op(fl, ds, t, now + ds->suspended_left, t->kind == TX_ERASE ? fl->on_erase_done : fl->on_program_done);
+        return;
+    }
+    txn *t = flash_schedulers[fl->p->scheduler].pick(&ds->q);
+    ds->busy = true;
+    /* Thermal throttling stretches the array operations. */
+    double slow = fl->power->thermal && power_throttled(fl->power, now) ? fl->power->throttle_slowdown : 1.0;
+    switch (t->kind) {
+    case TX_PROGRAM: start_program(fl, ds, t, slow); break;
+    case TX_ERASE: start_erase(fl, ds, t, slow); break;
+    default: start_read(fl, ds, t, slow); break;
+    }
+}
+
+static int class_of(const txn *t)
+{
+    return t->kind == TX_PROGRAM ? FLASH_CLASS_PROGRAM : t->kind == TX_ERASE ? FLASH_CLASS_ERASE : FLASH_CLASS_READ;
+}
+
+void flash_submit(flash *fl, txn *t)
+{
+    flash_die *ds = &fl->dies[t->die];
+    int cls = class_of(t);
+    t->next = NULL;
+    t->seq = fl->seq++;
+    if (ds->q.tail[cls]) ds->q.tail[cls]->next = t;
+    else ds->q.head[cls] = t;
+    ds->q.tail[cls] = t;
+    if (cls == FLASH_CLASS_READ) maybe_suspend(fl, ds);
+    if (cls == FLASH_CLASS_PROGRAM && ds->busy && ds->active && ds->active->kind == TX_PROGRAM)
+        preload_next_program(fl, ds);
+    die_kick(fl, t->die);
+}
+
+/* --- completions ----------------------------------------------------------- */
+
+static void finish(flash *fl, txn *t) { fl->done[t->kind].fn(fl->done[t->kind].ctx, t); }
+
+static void on_die_free(sim *s, void *ctx, void *obj, uint64_t die)
+{
+    (void)s, (void)obj;
+    flash *fl = ctx;
+    fl->dies[die].busy = false;
+    die_kick(fl, (uint32_t)die);
+}
+
+/* The page is in the die's register: move it out, then decode it. */
+static void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    flash *fl = ctx;
+    txn *t = obj;
+    flash_die *ds = &fl->dies[t->die];
+    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), flash_bus_bytes(fl->p, t->units));
+    count_busy(ds, sim_now(s), out_end);
+    /* Without cache read the page blocks the die until it has moved out. */
+    ds->busy_until = fl->p->cache_read ? sim_now(s) : out_end;
+    ds->busy = false;
+    sim_schedule_at(s, out_end + fl->p->ecc_decode, fl->on_read_ready, t, 0);
+    die_kick(fl, t->die);
+}
+
+/* ECC failed: the page is read again (other read levels), costing
+ * another array read, transfer and decode. */
+static bool needs_retry(flash *fl, const txn *t)
+{
+    if (fl->p->read_retry == 0 && fl->p->read_retry_wear == 0) return false;
+    double wear = (double)fl->blocks.erase_count(fl->blocks.ctx, t->block) / fl->p->pe_cycles;
+    return gsl_rng_uniform(fl->ecc_rng) < fl->p->read_retry + fl->p->read_retry_wear * wear;
+}
+
+static void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)arg;
+    flash *fl = ctx;
+    txn *t = obj;
+    if (needs_retry(fl, t)) {
+        fl->n.read_retries++;
+        flash_submit(fl, t);
+        return;
+    }
+    finish(fl, t);
+}
+
+static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    flash *fl = ctx;
+    txn *t = obj;
+    flash_die *ds = &fl->dies[t->die];
+    uint32_t die = t->die;
+    ds->active = NULL;
+    uint32_t end = t->ppa % fl->p->units_per_block + t->units;
+    if (fl->programmed[t->block] < end) fl->programmed[t->block] = end;
+    ds->busy = false;
+    ds->busy_until = sim_now(s);
+    finish(fl, t);
+    die_kick(fl, die);
+}
+
+static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    flash *fl = ctx;
+    txn *t = obj;
+    flash_die *ds = &fl->dies[t->die];
+    uint32_t die = t->die;
+    ds->active = NULL;
+    fl->programmed[t->block] = 0;
+    ds->busy = false;
+    ds->busy_until = sim_now(s);
+    finish(fl, t);
+    die_kick(fl, die);
+}
+
+/* --- set-up ---------------------------------------------------------------- */
+
+static const sim_time_t never = SIM_TIME_MAX;
+
+int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, gsl_rng *ecc_rng)
+{
+    *fl = (flash){.s = s, .p = p, .power = power, .ecc_rng = ecc_rng, .watch_due = &never};
+    size_t nblocks = (size_t)p->dies * p->blocks_per_die;
+    fl->dies = calloc(p->dies, sizeof *fl->dies);
+    fl->channel_free = calloc(p->channels, sizeof *fl->channel_free);
+    fl->programmed = calloc(nblocks, sizeof *fl->programmed);
+    if (!fl->dies || !fl->channel_free || !fl->programmed || add_slab(fl)) return -1;
+    fl->on_read_sensed = sim_register_handler(s, "flash.read_sensed", on_read_sensed, fl);
+    fl->on_read_ready = sim_register_handler(s, "flash.read_ready", on_read_ready, fl);
+    fl->on_program_done = sim_register_handler(s, "flash.program_done", on_program_done, fl);
+    fl->on_erase_done = sim_register_handler(s, "flash.erase_done", on_erase_done, fl);
+    fl->on_die_free = sim_register_handler(s, "flash.die_free", on_die_free, fl);
+    return 0;
+}
+
+void flash_free(flash *fl)
+{
+    for (size_t i = 0; i < fl->slab_count; i++) free(fl->slabs[i]);
+    free(fl->slabs);
+    free(fl->dies);
+    free(fl->channel_free);
+    free(fl->programmed);
+}
+
+void flash_on_done(flash *fl, flash_kind kind, flash_done_fn fn, void *ctx)
+{
+    fl->done[kind].fn = fn;
+    fl->done[kind].ctx = ctx;
+}
+
+void flash_set_blocks(flash *fl, const flash_blocks *b) { fl->blocks = *b; }
+
+void flash_set_watch(flash *fl, flash_watch_fn fn, void *ctx, const sim_time_t *due)
+{
+    fl->watch = fn;
+    fl->watch_ctx = ctx;
+    fl->watch_due = due;
+}
+
+size_t flash_die_bytes(void) { return sizeof(flash_die); }

@@ -1,0 +1,156 @@
+/* The flash layer: transactions on NAND dies and their channels.
+ *
+ * A transaction (txn) is one array operation on one die: a page read, a
+ * program unit, a block erase. The layers above create them, say what
+ * each is for (its kind), and submit them; the flash layer queues them per
+ * die, picks what a free die starts (the scheduler), suspends programs and
+ * erases for reads, times the array and the channel bus, retries reads
+ * that fail ECC, and hands each finished transaction to the completion
+ * callback its kind was wired to at assembly. It never names its callers.
+ *
+ * Invariant: the owner of a finished transaction frees it
+ * (flash_txn_free) in its completion callback. */
+#ifndef SSDLAB_FLASH_H
+#define SSDLAB_FLASH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "params.h"
+#include "power.h"
+#include "sim.h"
+#include "ssdlab.h"
+
+/* What a transaction is for; each kind has one owner. */
+typedef enum flash_kind {
+    TX_READ,     /* host read */
+    TX_GC_READ,  /* a reclaim job reads a victim's valid units */
+    TX_PROGRAM,  /* a full program unit of one stream */
+    TX_ERASE,    /* a reclaimed block */
+    TX_MAP_READ, /* a translation unit (DRAM-less mapping) */
+    TX_RMW_READ, /* the old data a partial write merges */
+    TX_PREFETCH, /* read-ahead into the read cache */
+    TX_KINDS
+} flash_kind;
+
+typedef struct txn {
+    struct txn *next;
+    ssdlab_request *req; /* host reads, merges, mapping reads */
+    uint32_t die, ppa, units, block;
+    uint8_t kind, stream;
+    bool data_in;     /* cache program: data already moved in, ready at `ready` */
+    sim_time_t ready;
+    uint64_t seq;     /* submission order, for schedulers that need it */
+    uint32_t padding; /* units of a program unit written only to fill it */
+    uint32_t tu;      /* TX_MAP_READ: the translation unit read */
+} txn;
+
+enum { FLASH_CLASS_READ, FLASH_CLASS_PROGRAM, FLASH_CLASS_ERASE, FLASH_CLASSES };
+
+/* A die's transaction scheduler: takes the operation a free die starts
+ * from its class queues (heads[c] in submission order), or NULL. */
+typedef struct flash_queues {
+    txn *head[FLASH_CLASSES], *tail[FLASH_CLASSES];
+} flash_queues;
+
+typedef struct flash_scheduler {
+    const char *name;
+    const char *description;
+    txn *(*pick)(flash_queues *q);
+} flash_scheduler;
+
+/* controller.scheduler's entries, ended by an entry with a NULL name. */
+extern const flash_scheduler flash_schedulers[];
+
+typedef void (*flash_done_fn)(void *ctx, txn *t);
+
+/* What the flash layer asks of whoever owns the blocks' state: whether a
+ * block runs in SLC mode, and how often it has been erased (read retry
+ * rises with wear). Asked when an operation starts or a read finishes. */
+typedef struct flash_blocks {
+    bool (*slc)(void *ctx, uint32_t block);
+    uint32_t (*erase_count)(void *ctx, uint32_t block);
+    void *ctx;
+} flash_blocks;
+
+/* Called on die activity once the simulated time has reached *due (a time
+ * the watcher keeps): lets a sampler (the time series) close its intervals
+ * on time without events of its own. */
+typedef void (*flash_watch_fn)(void *ctx);
+
+typedef struct flash_die {
+    flash_queues q;
+    sim_time_t busy_until; /* the die holds data in its register until then */
+    bool busy;             /* an operation (or a deferred start) is under way */
+    sim_time_t busy_ns;    /* time with an operation or a transfer under way */
+    sim_time_t busy_mark;  /* busy_ns counts time up to here */
+    uint64_t reads, programs, erases;
+    txn *active; /* the program or erase under way, for suspension */
+    sim_event active_event;
+    sim_time_t active_end;
+    txn *suspended;
+    sim_time_t suspended_left;
+} flash_die;
+
+typedef struct flash_counters {
+    uint64_t reads, programs, read_retries, suspends;
+    uint64_t slc_units_read; /* host data read from SLC-mode blocks */
+} flash_counters;
+
+typedef struct flash {
+    sim *s;
+    const ssd_params *p;
+    power_model *power;
+    gsl_rng *ecc_rng;
+    flash_die *dies;
+    sim_time_t *channel_free;
+    uint32_t *programmed; /* per block: units whose program completed */
+    uint64_t seq;
+    txn *free_txns;
+    txn **slabs;
+    size_t slab_count, txn_count;
+    sim_handler_id on_read_sensed, on_read_ready, on_program_done, on_erase_done, on_die_free;
+    struct {
+        flash_done_fn fn;
+        void *ctx;
+    } done[TX_KINDS];
+    flash_blocks blocks;
+    flash_watch_fn watch;
+    void *watch_ctx;
+    const sim_time_t *watch_due;
+    flash_counters n;
+} flash;
+
+int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, gsl_rng *ecc_rng);
+void flash_free(flash *fl);
+/* Wiring, once at assembly. */
+void flash_on_done(flash *fl, flash_kind kind, flash_done_fn fn, void *ctx);
+void flash_set_blocks(flash *fl, const flash_blocks *b);
+void flash_set_watch(flash *fl, flash_watch_fn fn, void *ctx, const sim_time_t *due);
+
+txn *flash_txn(flash *fl, flash_kind kind, uint32_t die, uint32_t ppa, uint32_t units);
+void flash_txn_free(flash *fl, txn *t);
+void flash_submit(flash *fl, txn *t);
+
+/* Whether the unit at ppa has been programmed (else its data is still in
+ * the controller's buffer, or it was never written). */
+static inline bool flash_programmed(const flash *fl, uint32_t ppa)
+{
+    return ppa % fl->p->units_per_block < fl->programmed[ppa / fl->p->units_per_block];
+}
+/* Preconditioning: the block holds `units` programmed units. */
+static inline void flash_set_programmed(flash *fl, uint32_t block, uint32_t units) { fl->programmed[block] = units; }
+
+/* Units move with their share of the page's spare area (ECC parity). */
+static inline uint64_t flash_bus_bytes(const ssd_params *p, uint32_t units)
+{
+    uint64_t user = (uint64_t)units * p->unit;
+    return user + user * p->spare_size / p->page_size;
+}
+
+/* Memory a die's state takes (for the drive's estimate). */
+size_t flash_die_bytes(void);
+
+#endif

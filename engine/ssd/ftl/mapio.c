@@ -1,0 +1,66 @@
+#include "mapio.h"
+
+static uint32_t page_of(const mapio *m, uint32_t lpn) { return lpn / m->p->map_entries_per_page; }
+/* Translation units are written round-robin over the dies. */
+static uint32_t die_of(const mapio *m, uint32_t page) { return page % m->p->dies; }
+
+int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc)
+{
+    *m = (mapio){.p = f->p, .f = f, .fl = fl, .pu = pu, .rc = rc};
+    const ssd_params *p = f->p;
+    if (mapcache_init(&m->cache, p->map_pages, p->map_cache_pages, p->map_cache_policy)) return -1;
+    return ftl_enable_map_units(f, p->map_pages);
+}
+
+void mapio_free(mapio *m) { mapcache_free(&m->cache); }
+
+/* Caches a translation unit; a dirty one pushed out is written back. */
+static void insert(mapio *m, uint32_t page, bool dirty)
+{
+    bool evicted_dirty;
+    uint32_t out = mapcache_insert(&m->cache, page, dirty, &evicted_dirty);
+    if (out == MAPCACHE_NONE || !evicted_dirty) return;
+    m->writebacks++;
+    uint32_t die = die_of(m, out);
+    uint32_t ppa = ftl_alloc(m->f, die, STREAM_MAP);
+    if (ppa == FTL_NONE) return; /* the die is out of blocks: the unit stays where it was */
+    ftl_map_unit(m->f, out, ppa, false);
+    progunit_add(m->pu, die, STREAM_MAP, ppa, 1);
+    reclaim_after_alloc(m->rc, die);
+}
+
+void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n)
+{
+    for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++)
+        if (!mapcache_touch(&m->cache, p, true)) insert(m, p, true);
+}
+
+bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n)
+{
+    for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) {
+        if (mapcache_touch(&m->cache, p, false)) continue;
+        uint32_t at = m->f->map_loc[p];
+        /* never written (nothing mapped in its range yet), or still in the
+         * buffer: no flash read */
+        if (at == FTL_NONE || !flash_programmed(m->fl, at)) {
+            insert(m, p, false);
+            continue;
+        }
+        m->misses++;
+        txn *t = flash_txn(m->fl, TX_MAP_READ, ftl_die_of(m->f, at), at, 1);
+        t->tu = p;
+        t->req = r;
+        flash_submit(m->fl, t);
+        return false;
+    }
+    return true;
+}
+
+void mapio_read_done(void *ctx, txn *t)
+{
+    mapio *m = ctx;
+    ssdlab_request *waiting = t->req;
+    if (!mapcache_touch(&m->cache, t->tu, false)) insert(m, t->tu, false);
+    flash_txn_free(m->fl, t);
+    m->resume(m->resume_ctx, waiting);
+}

@@ -1,0 +1,41 @@
+/* The DRAM-less mapping's flash I/O. The mapping table lives in flash in
+ * translation units (one mapping unit each) in blocks of their own
+ * stream; the controller caches some of them (mapcache.h). A command whose
+ * translation unit is not cached waits while it is read from flash; a
+ * dirty unit pushed out of the cache is written to a new place
+ * (programmed with the die's next program unit of translation units), and
+ * GC moves translation units like data. */
+#ifndef SSDLAB_MAPIO_H
+#define SSDLAB_MAPIO_H
+
+#include "flash.h"
+#include "ftl.h"
+#include "mapcache.h"
+#include "progunit.h"
+#include "reclaim.h"
+
+typedef struct mapio {
+    const ssd_params *p;
+    ftl *f;
+    flash *fl;
+    progunits *pu;
+    reclaim *rc;
+    mapcache cache;
+    uint64_t misses, writebacks;
+    /* The request waiting for a translation unit may go on (wired at assembly). */
+    void (*resume)(void *ctx, ssdlab_request *r);
+    void *resume_ctx;
+} mapio;
+
+int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc);
+void mapio_free(mapio *m);
+/* Marks the translation units of logical units [lpn, lpn + n) dirty. */
+void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n);
+/* True when every translation unit of [lpn, lpn + n) is cached; else reads
+ * the first missing one for r from flash and returns false (r resumes
+ * through the resume callback once it is in). */
+bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n);
+/* Completion of a translation-unit read (wired at assembly). */
+void mapio_read_done(void *ctx, txn *t);
+
+#endif

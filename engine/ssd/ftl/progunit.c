@@ -1,0 +1,44 @@
+#include "progunit.h"
+
+#include <stdlib.h>
+
+int progunit_init(progunits *pu, ftl *f, flash *fl)
+{
+    *pu = (progunits){.f = f, .fl = fl};
+    pu->dies = calloc(f->p->dies, sizeof *pu->dies);
+    return pu->dies ? 0 : -1;
+}
+
+void progunit_free(progunits *pu) { free(pu->dies); }
+
+void progunit_add(progunits *pu, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count)
+{
+    progunit_die *pd = &pu->dies[die];
+    if (pd->fill[s] == 0) pd->first[s] = ppa;
+    pd->fill[s] += count;
+    if ((ftl_offset_of(pu->f, ppa) + count) % ftl_program_units(pu->f, ftl_block_of(pu->f, ppa))) return;
+    txn *t = flash_txn(pu->fl, TX_PROGRAM, die, pd->first[s], pd->fill[s]);
+    t->stream = (uint8_t)s;
+    t->padding = pu->pending_padding;
+    pu->pending_padding = 0;
+    pd->fill[s] = 0;
+    flash_submit(pu->fl, t);
+}
+
+void progunit_flush(progunits *pu)
+{
+    static const ftl_stream host_streams[] = {STREAM_HOST, STREAM_SLC};
+    for (uint32_t die = 0; die < pu->f->p->dies; die++) {
+        progunit_die *pd = &pu->dies[die];
+        for (int i = 0; i < 2; i++) {
+            ftl_stream s = host_streams[i];
+            if (!pd->fill[s]) continue;
+            uint32_t units = ftl_program_units(pu->f, ftl_block_of(pu->f, pd->first[s]));
+            uint32_t got, pad = units - pd->fill[s];
+            uint32_t ppa = ftl_alloc_run(pu->f, die, s, pad, &got);
+            if (ppa == FTL_NONE || got != pad) continue; /* cannot happen: a unit never crosses a block */
+            pu->pending_padding = pad;
+            progunit_add(pu, die, s, ppa, got);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+#include "hil.h"
+
+#include <stdlib.h>
+
+#include "timelines.h"
+
+static void complete_at(hil *h, ssdlab_request *r, sim_time_t t) { sim_schedule_at(h->s, t, h->on_complete, r, 0); }
+
+/* --- down the path --------------------------------------------------------- */
+
+/* The request's work after the firmware stage (and, with a cached mapping,
+ * once its translation units are in the cache). */
+static void continue_request(hil *h, ssdlab_request *r)
+{
+    uint32_t lpn = req_first_unit(h->p, r), n = req_units(h->p, r);
+    if (h->map && r->op != SSDLAB_TRIM && !mapio_ready(h->map, r, lpn, n)) return;
+    switch (r->op) {
+    case SSDLAB_READ: buffer_read(h->buf, r); break;
+    case SSDLAB_WRITE: buffer_write(h->buf, r); break;
+    case SSDLAB_TRIM:
+        if (h->map) mapio_dirty(h->map, lpn, n);
+        complete_at(h, r, trim_command(&h->trim, lpn, n));
+        break;
+    }
+}
+
+void hil_resume(void *ctx, ssdlab_request *r) { continue_request(ctx, r); }
+
+static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg, (void)s;
+    continue_request(ctx, obj);
+}
+
+/* Firmware: the earliest free of the identical cores, in arrival order. */
+static void admit(hil *h, ssdlab_request *r)
+{
+    h->outstanding++;
+    h->queue_outstanding[r->queue]++;
+    h->idle = false;
+    reclaim_busy(h->rc);
+    if (h->idle_timer) {
+        sim_cancel(h->s, h->idle_timer);
+        h->idle_timer = 0;
+    }
+    /* The firmware stage will look the request's units up: fetch the
+     * mapping entry now, so the miss overlaps other events' work. */
+    __builtin_prefetch(&h->f->l2p[req_first_unit(h->p, r)]);
+    uint32_t best = cores_least_busy(h->core_free, h->p->cores);
+    sim_time_t cost = r->op == SSDLAB_READ ? h->p->fw_read : r->op == SSDLAB_WRITE ? h->p->fw_write : h->p->fw_trim;
+    cost += (sim_time_t)(req_units(h->p, r) - 1) * h->p->fw_per_unit;
+    power_deposit(h->power, (double)cost * 1e-9 * h->power->controller_active_extra_w);
+    r->start = max_time(sim_now(h->s), h->core_free[best]);
+    sim_time_t end = r->start + cost;
+    h->core_free[best] = end;
+    sim_schedule_at(h->s, end, h->on_fw_done, r, 0);
+}
+
+int hil_submit(hil *h, ssdlab_request *r)
+{
+    uint64_t capacity = h->p->logical_units * h->p->unit;
+    if (r->bytes == 0 || r->offset >= capacity || r->bytes > capacity - r->offset || (unsigned)r->op > SSDLAB_TRIM ||
+        r->queue >= h->p->host_queues)
+        return -1;
+    r->arrival = sim_now(h->s);
+    r->id = h->submitted++;
+    if (r->op != SSDLAB_TRIM && h->rw_pending++ == 0) h->busy_since = r->arrival;
+    r->merged = 0;
+    if (h->queue_outstanding[r->queue] >= h->p->max_queue_depth) req_push(&h->admission[r->queue], r);
+    else admit(h, r);
+    return 0;
+}
+
+/* --- up the path ----------------------------------------------------------- */
+
+void hil_move_in(void *ctx, ssdlab_request *r)
+{
+    hil *h = ctx;
+    sim_time_t in = link_transfer(h->p, h->link_free, h->power, sim_now(h->s), LINK_TO_DEVICE, r->bytes);
+    sim_schedule_at(h->s, in, h->on_data_in, r, 0);
+}
+
+static void on_data_in(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg, (void)s;
+    hil *h = ctx;
+    buffer_data_in(h->buf, obj);
+}
+
+/* A write is placed (it completes now), or a read's data is in the
+ * controller (it completes once moved to the host). */
+void hil_buffer_done(void *ctx, ssdlab_request *r)
+{
+    hil *h = ctx;
+    sim_time_t now = sim_now(h->s);
+    if (r->op == SSDLAB_READ) complete_at(h, r, link_transfer(h->p, h->link_free, h->power, now, LINK_TO_HOST, r->bytes));
+    else complete_at(h, r, now);
+}
+
+static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    hil *h = ctx;
+    ssdlab_request *r = obj;
+    r->finish = sim_now(s);
+    if (r->op != SSDLAB_TRIM && --h->rw_pending == 0) h->busy_ns += r->finish - h->busy_since;
+    h->outstanding--;
+    h->queue_outstanding[r->queue]--;
+    h->completed(h->completed_ctx, r);
+    if (h->admission[r->queue].head) admit(h, req_pop(&h->admission[r->queue]));
+    else if (h->outstanding == 0 && !h->idle_timer)
+        h->idle_timer = sim_schedule_cancellable_in(s, h->p->idle_time, h->on_idle, h, 0);
+    r->done(r, r->done_ctx);
+}
+
+/* No command for ftl.idle_time: background work starts. */
+static void on_idle(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)obj, (void)arg;
+    hil *h = ctx;
+    h->idle_timer = 0;
+    h->idle = true;
+    if (h->p->flush_on_idle) progunit_flush(h->pu);
+    trim_start_worker(&h->trim);
+    reclaim_idle(h->rc);
+}
+
+sim_time_t hil_busy_ns(const hil *h) { return h->busy_ns + (h->rw_pending ? sim_now(h->s) - h->busy_since : 0); }
+
+void hil_reset_busy(hil *h)
+{
+    h->busy_ns = 0;
+    h->busy_since = sim_now(h->s); /* a busy period running now counts from here */
+}
+
+/* --- set-up ---------------------------------------------------------------- */
+
+int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power)
+{
+    const ssd_params *p = f->p;
+    *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power};
+    h->core_free = calloc(p->cores, sizeof *h->core_free);
+    h->queue_outstanding = calloc(p->host_queues, sizeof *h->queue_outstanding);
+    h->admission = calloc(p->host_queues, sizeof *h->admission);
+    if (!h->core_free || !h->queue_outstanding || !h->admission) return -1;
+    h->on_fw_done = sim_register_handler(s, "hil.firmware_done", on_fw_done, h);
+    h->on_data_in = sim_register_handler(s, "hil.data_in", on_data_in, h);
+    h->on_complete = sim_register_handler(s, "hil.complete", on_complete, h);
+    h->on_idle = sim_register_handler(s, "hil.idle", on_idle, h);
+    trim_init(&h->trim, s, f, buf, tm, h->core_free, &h->idle);
+    return 0;
+}
+
+void hil_free(hil *h)
+{
+    free(h->core_free);
+    free(h->queue_outstanding);
+    free(h->admission);
+}
+
+void hil_on_completed(hil *h, void (*fn)(void *ctx, const ssdlab_request *r), void *ctx)
+{
+    h->completed = fn;
+    h->completed_ctx = ctx;
+}

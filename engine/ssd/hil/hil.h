@@ -1,0 +1,62 @@
+/* The host interface: submission queues and their depth limits, the
+ * firmware's cores (a command's firmware time on the least busy one), the
+ * host link's data transfers, completions, idle detection, and TRIM's
+ * firmware cost. A request goes down from here: mapping lookups (a
+ * DRAM-less drive's translation units), then the buffer; what comes back
+ * up arrives through the callbacks this layer wires below it.
+ *
+ * What it owes above (the drive's statistics) is one callback per
+ * completed request, wired at assembly. */
+#ifndef SSDLAB_HIL_H
+#define SSDLAB_HIL_H
+
+#include "buffer.h"
+#include "mapio.h"
+#include "progunit.h"
+#include "reclaim.h"
+#include "request_units.h"
+#include "trim.h"
+
+typedef struct hil {
+    sim *s;
+    const ssd_params *p;
+    ftl *f;
+    buffer *buf;
+    mapio *map; /* NULL with the mapping table in DRAM */
+    progunits *pu;
+    reclaim *rc;
+    power_model *power;
+    trim_work trim;
+    sim_time_t *core_free;
+    sim_time_t link_free[2];
+    uint32_t outstanding;
+    uint32_t rw_pending;         /* reads and writes submitted, not yet complete (admitted or waiting) */
+    sim_time_t busy_since;       /* when rw_pending last rose from 0 */
+    sim_time_t busy_ns;          /* time with rw_pending > 0 since the last reset (PCMark's busy time) */
+    uint32_t *queue_outstanding; /* per submission queue */
+    req_queue *admission;        /* per submission queue: commands beyond its depth */
+    uint64_t submitted;          /* requests since creation: the next request's id */
+    bool idle;
+    sim_event idle_timer;
+    sim_handler_id on_fw_done, on_data_in, on_complete, on_idle;
+    void (*completed)(void *ctx, const ssdlab_request *r);
+    void *completed_ctx;
+} hil;
+
+int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power);
+void hil_free(hil *h);
+void hil_on_completed(hil *h, void (*fn)(void *ctx, const ssdlab_request *r), void *ctx);
+
+/* Submits at the current simulated time; -1 if r lies outside the drive,
+ * has no bytes, an unknown op or queue. */
+int hil_submit(hil *h, ssdlab_request *r);
+/* Busy time so far (PCMark's): with a busy period running, up to now. */
+sim_time_t hil_busy_ns(const hil *h);
+void hil_reset_busy(hil *h);
+
+/* Callbacks from below (wired at assembly). */
+void hil_move_in(void *ctx, ssdlab_request *r);
+void hil_buffer_done(void *ctx, ssdlab_request *r);
+void hil_resume(void *ctx, ssdlab_request *r);
+
+#endif

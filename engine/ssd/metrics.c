@@ -1,0 +1,190 @@
+#include "metrics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+
+int metrics_init(metrics *m, sim *s, const ftl *f, power_model *power, sim_time_t interval)
+{
+    *m = (metrics){.s = s, .p = f->p, .f = f, .power = power, .interval = interval, .interval_end = interval};
+    for (int op = 0; op < 3; op++) {
+        double ranges[LATENCY_BINS + 1];
+        for (size_t i = 0; i <= LATENCY_BINS; i++) ranges[i] = latency_bin_start(i);
+        if (!(m->latency[op] = gsl_histogram_alloc(LATENCY_BINS))) return -1;
+        gsl_histogram_set_ranges(m->latency[op], ranges, LATENCY_BINS + 1);
+    }
+    if (!interval) return 0;
+    m->iv_bins = calloc(LATENCY_BINS, sizeof *m->iv_bins);
+    return m->iv_bins ? 0 : -1;
+}
+
+void metrics_free(metrics *m)
+{
+    for (int op = 0; op < 3; op++)
+        if (m->latency[op]) gsl_histogram_free(m->latency[op]);
+    free(m->iv_bins);
+    free(m->rows);
+}
+
+void metrics_reset(metrics *m)
+{
+    memset(m->completed, 0, sizeof m->completed);
+    memset(m->bytes, 0, sizeof m->bytes);
+    memset(m->latency_sum, 0, sizeof m->latency_sum);
+    for (int op = 0; op < 3; op++) gsl_histogram_reset(m->latency[op]);
+    memset(m->latency_max, 0, sizeof m->latency_max);
+}
+
+/* Quantiles come from the histogram through GSL's inverse CDF, which
+ * interpolates linearly inside the (narrow) bin; the maximum is exact. */
+double metrics_quantile(const metrics *m, ssdlab_op op, double q)
+{
+    const gsl_histogram *h = m->latency[op];
+    if (gsl_histogram_sum(h) <= 0) return NAN;
+    if (q >= 1) return (double)m->latency_max[op];
+    gsl_histogram_pdf *pdf = gsl_histogram_pdf_alloc(h->n);
+    if (!pdf) return NAN;
+    double x = gsl_histogram_pdf_init(pdf, h) ? NAN : gsl_histogram_pdf_sample(pdf, q);
+    gsl_histogram_pdf_free(pdf);
+    return x;
+}
+
+/* --- the time series ------------------------------------------------------- */
+
+static double interval_quantile(const metrics *m, double q)
+{
+    if (!m->iv_requests) return 0;
+    double want = q * (double)m->iv_requests, seen = 0;
+    for (size_t i = 0; i < LATENCY_BINS; i++) {
+        if (seen + (double)m->iv_bins[i] >= want && m->iv_bins[i]) return latency_bin_start(i);
+        seen += (double)m->iv_bins[i];
+    }
+    return latency_bin_start(LATENCY_BINS - 1);
+}
+
+static double op_mean_us(const metrics *m, ssdlab_op op)
+{
+    return m->iv_op_requests[op] ? m->iv_op_latency_sum[op] / (double)m->iv_op_requests[op] / 1000.0 : 0;
+}
+
+/* Units programmed since time 0 for host data, GC and the mapping table. */
+static uint64_t flash_units_written(const metrics *m)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < STREAM_COUNT; s++) n += m->f->units_written[s] - m->timed_units0[s];
+    return n;
+}
+
+void metrics_start_timed(metrics *m)
+{
+    memcpy(m->timed_units0, m->f->units_written, sizeof m->timed_units0);
+    m->host_bytes_written = 0;
+    m->iv_erases0 = m->f->erases;
+    m->iv_gc_units0 = m->f->units_written[STREAM_GC];
+}
+
+static void make_room(metrics *m)
+{
+    if (m->observe.interval || m->row_count < m->row_cap) return;
+    size_t cap = m->row_cap ? 2 * m->row_cap : 256;
+    ssd_interval *rows = realloc(m->rows, cap * sizeof *rows);
+    if (!rows) ssdlab_internal_error("out of memory for the time series");
+    m->rows = rows;
+    m->row_cap = cap;
+}
+
+static void start_interval(metrics *m, uint64_t gc_units)
+{
+    memset(m->iv_bins, 0, LATENCY_BINS * sizeof *m->iv_bins);
+    m->iv_requests = m->iv_bytes = 0;
+    memset(m->iv_op_bytes, 0, sizeof m->iv_op_bytes);
+    memset(m->iv_op_requests, 0, sizeof m->iv_op_requests);
+    memset(m->iv_op_latency_sum, 0, sizeof m->iv_op_latency_sum);
+    m->iv_latency_sum = 0;
+    m->iv_erases0 = m->f->erases;
+    m->iv_gc_units0 = gc_units;
+}
+
+/* Closes the interval ending at `end` (which may be shorter than a full
+ * interval when the run stops inside it). */
+void metrics_close_interval(metrics *m, sim_time_t end, sim_time_t length)
+{
+    make_room(m);
+    double secs = (double)length * 1e-9;
+    uint32_t free_blocks = 0, slc_blocks = 0;
+    for (uint32_t die = 0; die < m->p->dies; die++) {
+        free_blocks += ftl_free_blocks(m->f, die);
+        slc_blocks += m->f->dies[die].slc_blocks;
+    }
+    const double gib = (double)(UINT64_C(1) << 30);
+    double mib_per_s = secs > 0 ? 1.0 / secs / 1048576.0 : 0;
+    uint64_t gc_units = m->f->units_written[STREAM_GC];
+    ssd_interval row = {
+        .end_s = (double)end * 1e-9,
+        .iops = secs > 0 ? (double)m->iv_requests / secs : 0,
+        .mib_per_s = (double)m->iv_bytes * mib_per_s,
+        .read_mib_per_s = (double)m->iv_op_bytes[SSDLAB_READ] * mib_per_s,
+        .write_mib_per_s = (double)m->iv_op_bytes[SSDLAB_WRITE] * mib_per_s,
+        .mean_latency_us = m->iv_requests ? m->iv_latency_sum / (double)m->iv_requests / 1000.0 : 0,
+        .p99_latency_us = interval_quantile(m, 0.99) / 1000.0,
+        .read_mean_latency_us = op_mean_us(m, SSDLAB_READ),
+        .write_mean_latency_us = op_mean_us(m, SSDLAB_WRITE),
+        /* what the host sent, not the units programmed for it: with a
+         * mapping unit coarser than the writes the two differ */
+        .host_gib_written = (double)m->host_bytes_written / gib,
+        .flash_gib_written = (double)flash_units_written(m) * m->p->unit / gib,
+        .free_blocks = free_blocks,
+        .slc_gib = (double)slc_blocks * m->p->slc_units_per_block * m->p->unit / gib,
+        .erases = m->f->erases - m->iv_erases0,
+        .gc_units = gc_units - m->iv_gc_units0,
+        .temperature_c = power_temperature(m->power, end),
+    };
+    if (m->observe.interval) m->observe.interval(m->observe.ctx, &row);
+    else m->rows[m->row_count++] = row;
+    start_interval(m, gc_units);
+}
+
+/* Called on every die's activity as well as on completions, so that an
+ * interval in which no request completes (a GC burst) still closes on
+ * time, with the counters (flash written, free blocks, GC units) as they
+ * were at its end. */
+void metrics_catch_up(void *ctx)
+{
+    metrics *m = ctx;
+    if (!m->interval) return; /* no time series */
+    sim_time_t now = sim_now(m->s);
+    while (now >= m->interval_end) {
+        metrics_close_interval(m, m->interval_end, m->interval);
+        m->interval_end += m->interval;
+    }
+}
+
+static void interval_completed(metrics *m, const ssdlab_request *r, uint64_t latency_ns)
+{
+    if (!m->interval) return;
+    metrics_catch_up(m);
+    m->iv_requests++;
+    if (r->op != SSDLAB_TRIM) { /* a TRIM moves no data */
+        m->iv_bytes += r->bytes;
+        m->iv_op_bytes[r->op] += r->bytes;
+        m->iv_op_requests[r->op]++;
+        m->iv_op_latency_sum[r->op] += (double)latency_ns;
+        if (r->op == SSDLAB_WRITE) m->host_bytes_written += r->bytes;
+    }
+    m->iv_latency_sum += (double)latency_ns;
+    m->iv_bins[latency_bin(latency_ns)]++;
+}
+
+void metrics_completed(void *ctx, const ssdlab_request *r)
+{
+    metrics *m = ctx;
+    uint64_t lat = r->finish - r->arrival;
+    m->completed[r->op]++;
+    m->bytes[r->op] += r->bytes;
+    m->latency_sum[r->op] += (double)lat;
+    m->latency[r->op]->bin[latency_bin(lat)] += 1;
+    if (lat > m->latency_max[r->op]) m->latency_max[r->op] = lat;
+    interval_completed(m, r, lat);
+    if (m->observe.request) m->observe.request(m->observe.ctx, r);
+}

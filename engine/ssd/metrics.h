@@ -1,0 +1,77 @@
+/* What the drive measures: per-request statistics since the last reset
+ * (counts, bytes, latency histograms), and the time series: one row per
+ * metrics.interval of simulated time, closed at completions and on die
+ * activity (the flash layer's watch), so it needs no events of its own.
+ * It reads the layers below and is told of each completed request. */
+#ifndef SSDLAB_METRICS_H
+#define SSDLAB_METRICS_H
+
+#include <math.h>
+#include <stdbool.h>
+
+#include <gsl/gsl_histogram.h>
+
+#include "ftl.h"
+#include "observe.h"
+#include "power.h"
+#include "sim.h"
+#include "ssdlab.h"
+
+/* Latency bins as in HdrHistogram: exact below 64 ns, then 64 bins per
+ * octave (at most 1.6 % wide) up to 2^42 ns (73 minutes). The index comes
+ * from the bits of the latency, not from a search or a logarithm. */
+enum { SUB_BITS = 6, SUB = 1 << SUB_BITS, TOP_BIT = 42, LATENCY_BINS = (TOP_BIT - SUB_BITS + 1) * SUB };
+
+static inline size_t latency_bin(uint64_t ns)
+{
+    if (ns < SUB) return ns;
+    int msb = 63 - __builtin_clzll(ns);
+    size_t i = (size_t)(msb - SUB_BITS + 1) * SUB + ((ns >> (msb - SUB_BITS)) & (SUB - 1));
+    return i < LATENCY_BINS ? i : LATENCY_BINS - 1;
+}
+
+static inline double latency_bin_start(size_t i)
+{
+    if (i < SUB) return (double)i;
+    int msb = (int)(i / SUB) + SUB_BITS - 1;
+    return ldexp((double)(SUB + i % SUB), msb - SUB_BITS);
+}
+
+typedef struct metrics {
+    sim *s;
+    const ssd_params *p;
+    const ftl *f;
+    power_model *power;
+    /* per-request statistics since the last reset */
+    uint64_t completed[3], bytes[3];
+    double latency_sum[3];
+    gsl_histogram *latency[3];
+    uint64_t latency_max[3]; /* ns */
+    /* the time series */
+    sim_time_t interval, interval_end;
+    uint64_t *iv_bins; /* latency bins of the current interval */
+    uint64_t iv_requests, iv_bytes, iv_op_bytes[2], iv_op_requests[2], iv_erases0, iv_gc_units0;
+    uint64_t timed_units0[STREAM_COUNT]; /* units written before time 0 (preconditioning) */
+    uint64_t host_bytes_written;         /* bytes of host writes completed since time 0 */
+    double iv_latency_sum, iv_op_latency_sum[2];
+    ssd_interval *rows;
+    size_t row_count, row_cap;
+    ssd_observers observe;
+} metrics;
+
+int metrics_init(metrics *m, sim *s, const ftl *f, power_model *power, sim_time_t interval);
+void metrics_free(metrics *m);
+void metrics_reset(metrics *m);
+/* Time 0 of the time series: what preconditioning wrote is not counted. */
+void metrics_start_timed(metrics *m);
+/* A request completed (wired to the host interface at assembly). */
+void metrics_completed(void *ctx, const ssdlab_request *r);
+/* Closes the interval ending at `end`, `length` long (shorter when the run
+ * stops inside it). */
+void metrics_close_interval(metrics *m, sim_time_t end, sim_time_t length);
+/* Closes the intervals that ended by now (the flash layer's watch). */
+void metrics_catch_up(void *ctx);
+/* The latency below which a fraction q of completed requests of op fell. */
+double metrics_quantile(const metrics *m, ssdlab_op op, double q);
+
+#endif

@@ -185,74 +185,41 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
     sim_schedule_in(s, sim_time_from_sec(gap), w->on_arrival, w, 0);
 }
 
-workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
+/* The region a phase works on: workload.region_* as bytes or as shares
+ * of the capacity. Returns -1 (with a message) when it lies past the drive. */
+static int phase_region(const cfg *c, uint64_t cap, uint64_t *start, uint64_t *size, char *err, size_t errlen)
 {
-    workload *w = calloc(1, sizeof *w);
-    if (!w) return snprintf(err, errlen, "out of memory"), NULL;
-    w->s = s;
-    w->d = d;
-    w->rng = sim_rng(s, "workload");
-    w->precondition = cfg_str(c, "workload.precondition");
-    w->overwrites = cfg_float(c, "workload.steady_overwrites");
-    const char *source = cfg_str(c, "workload.source");
-    if (!strcmp(source, "pcmark8")) {
-        if (!(w->trace = replay_create(s, d, c, err, errlen))) {
-            free(w);
-            return NULL;
-        }
-        return w;
-    }
-    if (!strcmp(source, "trace")) {
-        if (!strcmp(cfg_str(c, "workload.trace"), "none")) {
-            snprintf(err, errlen, "key 'workload.source' is trace but 'workload.trace' names no file; expected a trace file");
-            free(w);
-            return NULL;
-        }
-        if (!(w->trace = replay_create(s, d, c, err, errlen))) {
-            free(w);
-            return NULL;
-        }
-        return w;
-    }
-    const char *phase = cfg_str(c, "workload.phase");
-    w->kind = !strcmp(phase, "fill") ? PHASE_FILL : !strcmp(phase, "trim") ? PHASE_TRIM : !strcmp(phase, "idle") ? PHASE_IDLE : PHASE_IO;
-    w->duration = cfg_uint(c, "workload.duration");
-    if (w->kind == PHASE_IDLE) {
-        if (!w->duration) {
-            snprintf(err, errlen, "an idle phase needs 'workload.duration'; expected a time such as 15min");
-            free(w);
-            return NULL;
-        }
-        return w;
-    }
-    w->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
-    const char *arrival = cfg_str(c, "workload.arrival");
-    w->open_loop = strcmp(arrival, "closed") != 0;
-    w->poisson = !strcmp(arrival, "poisson");
-    w->rate = cfg_float(c, "workload.rate");
-    uint64_t cap = ssd_capacity(d);
-    uint64_t start = cfg_uint(c, "workload.region_offset"), size = cfg_uint(c, "workload.region_size");
+    *start = cfg_uint(c, "workload.region_offset");
+    *size = cfg_uint(c, "workload.region_size");
     double offset_share = cfg_float(c, "workload.region_offset_share"), size_share = cfg_float(c, "workload.region_share");
     /* shares of the capacity round down to whole MiB, which any request
      * size up to 1 MiB divides, as a file system aligns files */
     const uint64_t mib = UINT64_C(1) << 20;
-    if (offset_share > 0) start = (uint64_t)(offset_share * (double)cap) / mib * mib;
-    if (size_share > 0) size = (uint64_t)(size_share * (double)cap) / mib * mib;
-    if (start >= cap || (size && size > cap - start)) {
+    if (offset_share > 0) *start = (uint64_t)(offset_share * (double)cap) / mib * mib;
+    if (size_share > 0) *size = (uint64_t)(size_share * (double)cap) / mib * mib;
+    if (*start >= cap || (*size && *size > cap - *start)) {
         snprintf(err, errlen, "the region 'workload.region_offset' + 'workload.region_size' (%llu + %llu B) lies past the drive's %llu B",
-                 (unsigned long long)start, (unsigned long long)size, (unsigned long long)cap);
-        free(w);
-        return NULL;
+                 (unsigned long long)*start, (unsigned long long)*size, (unsigned long long)cap);
+        return -1;
     }
-    if (!size) size = cap - start;
-    if (w->kind == PHASE_TRIM) {
-        uint64_t unit = ssd_params_of(d)->unit, chunk = cfg_uint(c, "workload.trim_chunk");
-        uint64_t most = (UINT32_MAX / unit) * unit; /* a command covers under 4 GiB */
-        w->trim_chunk = chunk && chunk < most ? chunk : most;
-        w->trim_start = w->trim_next = start;
-        w->trim_end = start + size;
-        return w;
+    if (!*size) *size = cap - *start;
+    return 0;
+}
+
+/* A trace (a file, or a PCMark-like trace made in memory) as the source. */
+static int open_trace(workload *w, const cfg *c, const char *source, char *err, size_t errlen)
+{
+    if (!strcmp(source, "trace") && !strcmp(cfg_str(c, "workload.trace"), "none")) {
+        snprintf(err, errlen, "key 'workload.source' is trace but 'workload.trace' names no file; expected a trace file");
+        return -1;
     }
+    w->trace = replay_create(w->s, w->d, c, err, errlen);
+    return w->trace ? 0 : -1;
+}
+
+/* Synthetic requests over [start, start + size): pattern, sizes, reads. */
+static int open_generator(workload *w, const cfg *c, uint64_t start, uint64_t size, char *err, size_t errlen)
+{
     const char *pattern = cfg_str(c, "workload.pattern");
     gen_pattern pat = !strcmp(pattern, "sequential") ? GEN_SEQUENTIAL : !strcmp(pattern, "zipf") ? GEN_ZIPF
                     : !strcmp(pattern, "hotcold")    ? GEN_HOTCOLD
@@ -269,12 +236,15 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
         read_share = 0;
         w->open_loop = false;
     }
-    if (generator_init(&w->gen, pat, read_share, start, size, sizes, cfg_uint(c, "workload.align"),
-                       cfg_float(c, "workload.zipf_theta"), cfg_float(c, "workload.hot_fraction"),
-                       cfg_float(c, "workload.hot_share"), err, errlen)) {
-        free(w);
-        return NULL;
-    }
+    return generator_init(&w->gen, pat, read_share, start, size, sizes, cfg_uint(c, "workload.align"),
+                          cfg_float(c, "workload.zipf_theta"), cfg_float(c, "workload.hot_fraction"),
+                          cfg_float(c, "workload.hot_share"), err, errlen);
+}
+
+/* When the phase stops: requests, time, bytes, drive writes (a fill: its
+ * region's bytes). Returns -1 when nothing would stop it. */
+static int stop_conditions(workload *w, const cfg *c, uint64_t cap, uint64_t size, char *err, size_t errlen)
+{
     w->warmup = cfg_uint(c, "workload.warmup");
     w->target = cfg_uint(c, "workload.requests");
     w->byte_target = cfg_uint(c, "workload.bytes");
@@ -286,19 +256,71 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     }
     if (!w->target && !w->duration && !w->byte_target && !w->write_target) {
         snprintf(err, errlen, "keys 'workload.requests', 'workload.duration', 'workload.bytes' and 'workload.drive_writes' are all 0: the run would never stop");
+        return -1;
+    }
+    return 0;
+}
+
+static void set_trim_phase(workload *w, const cfg *c, uint64_t start, uint64_t size)
+{
+    uint64_t unit = ssd_params_of(w->d)->unit, chunk = cfg_uint(c, "workload.trim_chunk");
+    uint64_t most = (UINT32_MAX / unit) * unit; /* a command covers under 4 GiB */
+    w->trim_chunk = chunk && chunk < most ? chunk : most;
+    w->trim_start = w->trim_next = start;
+    w->trim_end = start + size;
+}
+
+/* The synthetic kinds of phase: io, fill, trim, idle. */
+static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
+{
+    const char *phase = cfg_str(c, "workload.phase");
+    w->kind = !strcmp(phase, "fill") ? PHASE_FILL : !strcmp(phase, "trim") ? PHASE_TRIM : !strcmp(phase, "idle") ? PHASE_IDLE : PHASE_IO;
+    w->duration = cfg_uint(c, "workload.duration");
+    if (w->kind == PHASE_IDLE) {
+        if (w->duration) return 0;
+        snprintf(err, errlen, "an idle phase needs 'workload.duration'; expected a time such as 15min");
+        return -1;
+    }
+    w->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
+    const char *arrival = cfg_str(c, "workload.arrival");
+    w->open_loop = strcmp(arrival, "closed") != 0;
+    w->poisson = !strcmp(arrival, "poisson");
+    w->rate = cfg_float(c, "workload.rate");
+    uint64_t cap = ssd_capacity(w->d), start, size;
+    if (phase_region(c, cap, &start, &size, err, errlen)) return -1;
+    if (w->kind == PHASE_TRIM) {
+        set_trim_phase(w, c, start, size);
+        return 0;
+    }
+    if (open_generator(w, c, start, size, err, errlen)) return -1;
+    if (stop_conditions(w, c, cap, size, err, errlen)) {
         generator_free(&w->gen);
-        free(w);
-        return NULL;
+        return -1;
     }
     if (w->open_loop) {
-        w->on_arrival = sim_register_handler(s, "workload.arrival", on_arrival, NULL);
-        return w;
+        w->on_arrival = sim_register_handler(w->s, "workload.arrival", on_arrival, NULL);
+        return 0;
     }
-    w->slots = calloc(w->depth, sizeof *w->slots);
-    if (!w->slots) {
-        generator_free(&w->gen);
+    if ((w->slots = calloc(w->depth, sizeof *w->slots))) return 0;
+    generator_free(&w->gen);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
+{
+    workload *w = calloc(1, sizeof *w);
+    if (!w) return snprintf(err, errlen, "out of memory"), NULL;
+    w->s = s;
+    w->d = d;
+    w->rng = sim_rng(s, "workload");
+    w->precondition = cfg_str(c, "workload.precondition");
+    w->overwrites = cfg_float(c, "workload.steady_overwrites");
+    const char *source = cfg_str(c, "workload.source");
+    bool traced = !strcmp(source, "pcmark8") || !strcmp(source, "trace");
+    if (traced ? open_trace(w, c, source, err, errlen) : open_phase(w, c, err, errlen)) {
         free(w);
-        return snprintf(err, errlen, "out of memory"), NULL;
+        return NULL;
     }
     return w;
 }

@@ -183,9 +183,8 @@ static double encoding_efficiency(const char *name)
     return 1.0;
 }
 
-int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
+static void load_nand(ssd_params *p, const cfg *c)
 {
-    memset(p, 0, sizeof *p);
     p->bits_per_cell = (uint32_t)cfg_uint(c, "nand.bits_per_cell");
     p->page_size = (uint32_t)cfg_uint(c, "nand.page_size");
     p->spare_size = (uint32_t)cfg_uint(c, "nand.spare_size");
@@ -217,7 +216,10 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->t_suspend = cfg_uint(c, "nand.t_suspend");
     p->read_retry = cfg_float(c, "controller.read_retry");
     p->read_retry_wear = cfg_float(c, "controller.read_retry_wear");
+}
 
+static int load_controller(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
     p->channels = (uint32_t)cfg_uint(c, "controller.channels");
     p->dies_per_channel = (uint32_t)cfg_uint(c, "controller.dies_per_channel");
     if (!strcmp(cfg_str(c, "drive.dies_from"), "capacity") && dies_from_capacity(c, p, err, errlen)) return -1;
@@ -247,7 +249,11 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->trim_ns_per_byte = (double)cfg_uint(c, "controller.trim_cost") / (double)(UINT64_C(1) << 30);
     p->trim_share = cfg_float(c, "controller.trim_share");
     p->trim_chunk = cfg_uint(c, "controller.trim_chunk");
+    return 0;
+}
 
+static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
     p->host = strcmp(cfg_str(c, "host.interface"), "nvme") == 0 ? HOST_NVME : HOST_SATA;
     double line_bits_per_ns = (double)cfg_uint(c, "host.link_rate") * (double)cfg_uint(c, "host.lanes") * 1e-9;
     p->link_bytes_per_ns = line_bits_per_ns * encoding_efficiency(cfg_str(c, "host.encoding")) *
@@ -258,7 +264,11 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     if (p->host == HOST_SATA && p->host_queues > 1)
         return fail(err, errlen, "key 'host.queues' is %u, but SATA has one command queue; expected 1 or host.interface=nvme",
                     p->host_queues);
+    return 0;
+}
 
+static void load_ftl(ssd_params *p, const cfg *c)
+{
     p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
     p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");
     p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
@@ -279,7 +289,12 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->slc_fold_when_full = strcmp(cfg_str(c, "slc.when_full"), "fold") == 0;
     p->slc_fold_jobs = (uint32_t)cfg_uint(c, "slc.fold_jobs");
     p->slc_idle_fold_bytes_per_ns = (double)cfg_uint(c, "slc.idle_fold_rate") * 1e-9;
+}
 
+/* Units, program units, blocks and the mapping table's pieces, from the
+ * keys; the limits of the mapping tables. */
+static int derive_geometry(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
     if (p->page_size % p->unit)
         return fail(err, errlen, "key 'nand.page_size' (%llu B) is not a multiple of 'ftl.mapping_unit' (%llu B)", (unsigned long long)(p->page_size), (unsigned long long)(p->unit));
     p->units_per_page = p->page_size / p->unit;
@@ -314,6 +329,13 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
         return fail(err, errlen, "key 'ftl.map_cache' (%llu B) holds no translation unit of %llu B",
                     (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->unit);
     p->map_cache_pages = (uint32_t)(cache_pages < p->map_pages ? cache_pages : p->map_pages);
+    return 0;
+}
+
+/* The SLC cache's blocks, and whether the spare area leaves GC its room. */
+static int derive_slc_and_spare(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
+    uint32_t planes_per_op = p->multi_plane ? p->planes_per_die : 1;
     p->slc_units_per_program = planes_per_op * p->units_per_page;
     double slc_share = cfg_float(c, "slc.share");
     if (slc_share > 0 && cfg_uint(c, "slc.size") > 0)
@@ -342,4 +364,14 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     if (p->write_buffer < (uint64_t)p->units_per_program * p->unit)
         return fail(err, errlen, "key 'controller.write_buffer' (%llu B) must hold at least one program unit (%llu B)", (unsigned long long)(p->write_buffer), (unsigned long long)p->units_per_program * p->unit);
     return 0;
+}
+
+int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    load_nand(p, c);
+    if (load_controller(p, c, err, errlen) || load_host(p, c, err, errlen)) return -1;
+    load_ftl(p, c);
+    if (derive_geometry(p, c, err, errlen)) return -1;
+    return derive_slc_and_spare(p, c, err, errlen);
 }

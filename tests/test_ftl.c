@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "flash.h"
 #include "ftl.h"
 #include "mapcache.h"
 #include "params.h"
@@ -186,21 +187,36 @@ Test(ftl, victim_policies)
     cr_assert_lt(wa[2], wa[4], "cost-benefit %.3f vs random %.3f", wa[2], wa[4]);
 }
 
-static void names_match_choices(const char *key, const char *const *names)
+/* A plug-in table's entry `name` at place `index`: the config accepts its
+ * name, resolves it to its place, and lists every entry, in order, among
+ * the key's choices; each entry says what it does. */
+static void selectable(const char *key, const char *name, const char *description, unsigned index)
 {
-    const cfg_key *k = cfg_schema_find(ssdlab_schema(), key);
-    char joined[256] = "";
-    for (int i = 0; names[i]; i++) {
-        if (i) strcat(joined, "|");
-        strcat(joined, names[i]);
-    }
-    cr_assert_str_eq(k->choices, joined, "key '%s'", key);
+    cfg *c = cfg_create(ssdlab_schema());
+    char set[128];
+    snprintf(set, sizeof set, "%s=%s", key, name);
+    cr_assert_eq(cfg_set_override(c, set), 0, "%s", cfg_errors(c));
+    cr_assert_eq(cfg_choice(c, key), index, "%s", set);
+    cr_assert(description && strlen(description) > 10, "%s needs a description", set);
+    cfg_free(c);
 }
 
-Test(ftl, policy_names_match_the_config_choices)
+#define TABLE_SELECTABLE(key, table)                                                       \
+    do {                                                                                   \
+        unsigned n = 0;                                                                    \
+        for (; (table)[n].name; n++) selectable(key, (table)[n].name, (table)[n].description, n); \
+        cr_assert_geq(n, 2u, "%s", key);                                                    \
+        cfg *c = cfg_create(ssdlab_schema());                                              \
+        cr_assert_neq(cfg_set_override(c, key "=no-such-entry"), 0, "%s", key);            \
+        cfg_free(c);                                                                       \
+    } while (0)
+
+Test(ftl, plugin_tables_are_the_config_choices)
 {
-    names_match_choices("ftl.gc.policy", gc_policy_names);
-    names_match_choices("ftl.alloc_order", alloc_order_names);
+    TABLE_SELECTABLE("ftl.gc.policy", ftl_gc_policies);
+    TABLE_SELECTABLE("ftl.alloc_order", ftl_alloc_orders);
+    TABLE_SELECTABLE("ftl.map_cache_policy", mapcache_policies);
+    TABLE_SELECTABLE("controller.scheduler", flash_schedulers);
 }
 
 /* Channel-first striping puts consecutive program units on different
@@ -292,5 +308,4 @@ Test(ftl, mapping_cache_replacement_policies)
         cr_assert_not(mapcache_touch(&m, out, false));
         mapcache_free(&m);
     }
-    names_match_choices("ftl.map_cache_policy", mapcache_policy_names);
 }

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "flash.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
@@ -380,17 +379,6 @@ Test(timing, reads_first_scheduling_shortens_read_tails)
         close_bench(&b);
     }
     cr_assert_lt(p99[0] * 1.5, p99[1], "read p99: reads first %.0f ns, arrival order %.0f ns", p99[0], p99[1]);
-}
-
-Test(timing, scheduler_names_match_the_config_choices)
-{
-    const cfg_key *k = cfg_schema_find(ssdlab_schema(), "controller.scheduler");
-    char joined[256] = "";
-    for (int i = 0; flash_schedulers[i].name; i++) {
-        if (i) strcat(joined, "|");
-        strcat(joined, flash_schedulers[i].name);
-    }
-    cr_assert_str_eq(k->choices, joined);
 }
 
 /* DRAM read cache: a region that fits is read from flash once; a region

@@ -1,11 +1,17 @@
 /* ssdlab's schema: the key tables of every module, joined once. */
 
+#include <stdio.h>
+#include <string.h>
+
 #include "config.h"
 #include "fatal.h"
+#include "flash.h"
+#include "ftl.h"
+#include "mapcache.h"
 #include "mm1.h"
-#include "sim_config.h"
 #include "params.h"
 #include "power.h"
+#include "sim_config.h"
 #include "workload.h"
 
 /* Keys a workload file sets when it is a test of an experiment
@@ -19,14 +25,57 @@ static const cfg_key experiment_config_keys[] = {
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-static const cfg_key *const tables[] = {sim_config_keys,      ssd_config_keys, power_config_keys,
-                                        workload_config_keys, mm1_config_keys, experiment_config_keys};
+/* The drive's keys, with the choices of each plug-in point's key taken
+ * from its table: adding an entry to a table is all it takes. */
+enum { DRIVE_KEYS_MAX = 256, CHOICES_MAX = 512 };
+static cfg_key drive_keys[DRIVE_KEYS_MAX];
+
+/* Joins the names of a table of named entries (each entry starting with
+ * its name; `stride` bytes apart; ended by a NULL name). */
+static void choices_from(const char *key, const void *table, size_t stride, char *out)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (const char *at = table; *(const char *const *)at; at += stride) {
+        const char *name = *(const char *const *)at;
+        int n = snprintf(out + used, CHOICES_MAX - used, "%s%s", used ? "|" : "", name);
+        if (n < 0 || (size_t)n >= CHOICES_MAX - used) ssdlab_internal_error("the choices of '%s' are too long", key);
+        used += (size_t)n;
+    }
+    for (cfg_key *k = drive_keys; k->name; k++)
+        if (!strcmp(k->name, key)) {
+            k->choices = out;
+            return;
+        }
+    ssdlab_internal_error("plug-in key '%s' is not declared", key);
+}
+
+#define CHOICES_FROM(key, table)                                   \
+    do {                                                           \
+        static char joined[CHOICES_MAX];                           \
+        choices_from(key, &(table)[0].name, sizeof (table)[0], joined); \
+    } while (0)
+
+static const cfg_key *drive_schema(void)
+{
+    size_t n = 0;
+    while (ssd_config_keys[n].name) n++;
+    if (n >= DRIVE_KEYS_MAX) ssdlab_internal_error("more than %d drive keys", DRIVE_KEYS_MAX - 1);
+    memcpy(drive_keys, ssd_config_keys, (n + 1) * sizeof *drive_keys);
+    CHOICES_FROM("controller.scheduler", flash_schedulers);
+    CHOICES_FROM("ftl.gc.policy", ftl_gc_policies);
+    CHOICES_FROM("ftl.alloc_order", ftl_alloc_orders);
+    CHOICES_FROM("ftl.map_cache_policy", mapcache_policies);
+    return drive_keys;
+}
 
 const cfg_schema *ssdlab_schema(void)
 {
     static cfg_schema *schema;
     if (!schema) {
         char err[1024];
+        const cfg_key *const tables[] = {sim_config_keys,      drive_schema(),  power_config_keys,
+                                         workload_config_keys, mm1_config_keys, experiment_config_keys};
         schema = cfg_schema_create(tables, sizeof tables / sizeof tables[0], err, sizeof err);
         if (!schema) {
             /* A declaration bug: the schema test catches it before release. */

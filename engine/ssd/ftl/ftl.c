@@ -62,8 +62,7 @@ int ftl_enable_versions(ftl *f)
 
 /* Write allocation orders (ftl.alloc_order): the die that takes the k-th
  * program unit of a stripe. Dies are numbered channel by channel. To add
- * one: a function here, its name in alloc_order_names at the same place,
- * and in the key's choices. */
+ * one: a function here and an entry in ftl_alloc_orders. */
 static uint32_t order_channel_first(const ssd_params *p, uint32_t k)
 {
     return (k % p->channels) * p->dies_per_channel + k / p->channels;
@@ -75,10 +74,13 @@ static uint32_t order_die_first(const ssd_params *p, uint32_t k)
     return k;
 }
 
-const char *const alloc_order_names[] = {"channel-first", "die-first", NULL};
-static uint32_t (*const alloc_orders[])(const ssd_params *p, uint32_t k) = {order_channel_first, order_die_first};
+const ftl_alloc_order ftl_alloc_orders[] = {
+    {"channel-first", "consecutive program units on different channels, then the next die of each", order_channel_first},
+    {"die-first", "the dies of a channel first, then the next channel", order_die_first},
+    {NULL, NULL, NULL},
+};
 
-static uint32_t die_at(const ftl *f, uint32_t k) { return alloc_orders[f->p->order](f->p, k); }
+static uint32_t die_at(const ftl *f, uint32_t k) { return ftl_alloc_orders[f->p->order].die_at(f->p, k); }
 
 static bool open_has_room(const ftl *f, uint32_t die, ftl_stream s)
 {
@@ -337,14 +339,21 @@ static uint32_t pick_sampled(ftl *f, uint32_t die, uint32_t d)
 static uint32_t pick_random(ftl *f, uint32_t die) { return pick_sampled(f, die, 1); }
 static uint32_t pick_d_choices(ftl *f, uint32_t die) { return pick_sampled(f, die, f->p->gc_d); }
 
-/* Policy plug-ins, selected by name (ftl.gc.policy). To add one, write a
- * gc_policy_fn and add it here and to the key's choices (docs/extending.md). */
-const char *const gc_policy_names[] = {"greedy", "cost-benefit", "random", "fifo", "d-choices", NULL};
-static const gc_policy_fn gc_policies[] = {pick_greedy, pick_cost_benefit, pick_random, pick_fifo, pick_d_choices};
+/* Victim policies, selected by name (ftl.gc.policy, whose choices are these
+ * names). To add one: a function and an entry here (docs/extending.md). */
+const ftl_gc_policy ftl_gc_policies[] = {
+    {"greedy", "the block with the fewest valid units", pick_greedy},
+    {"cost-benefit", "free space gained times age over the cost of moving the rest (Rosenblum and Ousterhout)",
+     pick_cost_benefit},
+    {"random", "a collectable block drawn at random", pick_random},
+    {"fifo", "the block closed first", pick_fifo},
+    {"d-choices", "the least valid of ftl.gc.d sampled blocks (Van Houdt)", pick_d_choices},
+    {NULL, NULL, NULL},
+};
 
 uint32_t ftl_pick_victim(ftl *f, uint32_t die)
 {
-    uint32_t b = gc_policies[f->p->gc_policy](f, die);
+    uint32_t b = ftl_gc_policies[f->p->gc_policy].pick(f, die);
     if (b != FTL_NONE) f->blocks[b].state = BLOCK_VICTIM;
     return b;
 }

@@ -180,8 +180,20 @@ void ftl_close_partial_units(ftl *f, void (*written)(void *ctx, uint32_t block, 
 /* Checks every invariant; returns 0 or -1 with the first violation in err. */
 int ftl_check(const ftl *f, char *err, size_t errlen);
 
-typedef uint32_t (*gc_policy_fn)(ftl *f, uint32_t die);
-extern const char *const gc_policy_names[];
-extern const char *const alloc_order_names[];
+/* Plug-in points: tables of named entries, ended by a NULL name, in the
+ * order of their key's choices (the schema takes the choices from them). */
+typedef struct ftl_gc_policy {
+    const char *name;
+    const char *description;
+    uint32_t (*pick)(ftl *f, uint32_t die); /* a collectable block of the die, or FTL_NONE */
+} ftl_gc_policy;
+extern const ftl_gc_policy ftl_gc_policies[]; /* ftl.gc.policy */
+
+typedef struct ftl_alloc_order {
+    const char *name;
+    const char *description;
+    uint32_t (*die_at)(const ssd_params *p, uint32_t k); /* the die of a stripe's k-th program unit */
+} ftl_alloc_order;
+extern const ftl_alloc_order ftl_alloc_orders[]; /* ftl.alloc_order */
 
 #endif

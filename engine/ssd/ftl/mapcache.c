@@ -3,13 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mapcache_policy_names[] = {"lru", "fifo", NULL};
+const mapcache_policy mapcache_policies[] = {
+    {"lru", "the least recently used unit leaves (a use moves a unit to the front)", true},
+    {"fifo", "the first cached unit leaves (only insertion moves a unit)", false},
+    {NULL, NULL, false},
+};
 
 int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned policy)
 {
     memset(m, 0, sizeof *m);
     m->capacity = capacity;
-    m->lru = policy == 0;
+    m->lru = mapcache_policies[policy].refresh_on_use;
     m->slot_of_page = malloc((size_t)pages * sizeof *m->slot_of_page);
     m->page_of_slot = malloc((size_t)capacity * sizeof *m->page_of_slot);
     m->prev = malloc((size_t)capacity * sizeof *m->prev);

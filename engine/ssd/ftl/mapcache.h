@@ -2,7 +2,7 @@
  * translation pages (each holding the mapping entries of a range of
  * logical units) are in SRAM or host memory, least recently used first out,
  * and which of them are dirty. Only bookkeeping: the flash reads of misses
- * and programs of dirty evictions are timed by ssd.c. */
+ * and programs of dirty evictions are timed by mapio.c. */
 #ifndef SSDLAB_MAPCACHE_H
 #define SSDLAB_MAPCACHE_H
 
@@ -11,9 +11,13 @@
 
 #define MAPCACHE_NONE UINT32_MAX
 
-/* Replacement policies: lru (a use moves a unit to the front) or fifo (only
- * insertion does), in mapcache_policy_names' order. */
-extern const char *const mapcache_policy_names[];
+/* Replacement policies (ftl.map_cache_policy), a table of named entries. */
+typedef struct mapcache_policy {
+    const char *name;
+    const char *description;
+    bool refresh_on_use; /* a hit moves the unit to the front (LRU) */
+} mapcache_policy;
+extern const mapcache_policy mapcache_policies[];
 
 typedef struct mapcache {
     uint32_t capacity, count;

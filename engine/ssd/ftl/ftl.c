@@ -221,27 +221,6 @@ uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32
 
 /* --- mapping ------------------------------------------------------------- */
 
-static void invalidate(ftl *f, uint32_t ppa)
-{
-    f->p2l[ppa] = FTL_NONE;
-    f->blocks[ftl_block_of(f, ppa)].valid--;
-}
-
-void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
-{
-    uint32_t old = f->l2p[lpn];
-    if (old != FTL_NONE) invalidate(f, old);
-    else f->mapped++;
-    f->l2p[lpn] = ppa;
-    f->p2l[ppa] = lpn;
-    f->blocks[ftl_block_of(f, ppa)].valid++;
-    f->units_written[relocated ? STREAM_GC : STREAM_HOST]++;
-    if (f->version_of_physical) {
-        if (!relocated) f->latest_version[lpn] = ++f->write_seq;
-        f->version_of_physical[ppa] = relocated && old != FTL_NONE ? f->version_of_physical[old] : f->latest_version[lpn];
-    }
-}
-
 int ftl_enable_map_units(ftl *f, uint32_t n)
 {
     f->map_loc = malloc((size_t)n * sizeof *f->map_loc);
@@ -254,7 +233,7 @@ int ftl_enable_map_units(ftl *f, uint32_t n)
 void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated)
 {
     uint32_t old = f->map_loc[tu];
-    if (old != FTL_NONE) invalidate(f, old);
+    if (old != FTL_NONE) ftl_invalidate(f, old);
     f->map_loc[tu] = ppa;
     f->p2l[ppa] = FTL_MAP_BIT | tu;
     f->blocks[ftl_block_of(f, ppa)].valid++;
@@ -272,7 +251,7 @@ void ftl_trim(ftl *f, uint32_t lpn)
 {
     uint32_t old = f->l2p[lpn];
     if (old == FTL_NONE) return;
-    invalidate(f, old);
+    ftl_invalidate(f, old);
     f->l2p[lpn] = FTL_NONE;
     f->mapped--;
 }

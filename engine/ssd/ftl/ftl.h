@@ -136,9 +136,30 @@ uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32
 /* Free blocks a stream may take: host writes leave the GC reserve alone. */
 bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s);
 
+static inline void ftl_invalidate(ftl *f, uint32_t ppa)
+{
+    f->p2l[ppa] = FTL_NONE;
+    f->blocks[ftl_block_of(f, ppa)].valid--;
+}
+
 /* Records that logical unit lpn now lives at ppa (a host write, or a
- * relocation when relocated is true), invalidating its old copy. */
-void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated);
+ * relocation when relocated is true), invalidating its old copy. Inline:
+ * it is the innermost step of every write, and its cost is the cache
+ * misses on the tables, which the caller's neighbouring work overlaps. */
+static inline void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
+{
+    uint32_t old = f->l2p[lpn];
+    if (old != FTL_NONE) ftl_invalidate(f, old);
+    else f->mapped++;
+    f->l2p[lpn] = ppa;
+    f->p2l[ppa] = lpn;
+    f->blocks[ftl_block_of(f, ppa)].valid++;
+    f->units_written[relocated ? STREAM_GC : STREAM_HOST]++;
+    if (f->version_of_physical) {
+        if (!relocated) f->latest_version[lpn] = ++f->write_seq;
+        f->version_of_physical[ppa] = relocated && old != FTL_NONE ? f->version_of_physical[old] : f->latest_version[lpn];
+    }
+}
 void ftl_trim(ftl *f, uint32_t lpn);
 /* DRAM-less mapping: keep a location for each of `n` translation units. */
 int ftl_enable_map_units(ftl *f, uint32_t n);

@@ -14,6 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The library is built with hidden visibility: only what is marked here is
+ * exported when it is built as a shared object. */
+#if defined(__GNUC__)
+#define SSDLAB_API __attribute__((visibility("default")))
+#else
+#define SSDLAB_API
+#endif
+
 typedef uint64_t ssdlab_time;
 
 typedef enum ssdlab_op { SSDLAB_READ, SSDLAB_WRITE, SSDLAB_TRIM } ssdlab_op;
@@ -61,16 +69,16 @@ typedef struct ssdlab_stats {
 
 /* Opens a drive from a drive file (NULL: the defaults) and --set style
  * overrides. Returns NULL with a message in err on bad input. */
-ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *sets, int nsets, char *err, size_t errlen);
-void ssdlab_close(ssdlab_drive *d);
+SSDLAB_API ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *sets, int nsets, char *err, size_t errlen);
+SSDLAB_API void ssdlab_close(ssdlab_drive *d);
 
 /* Submits at the current simulated time; returns -1 (and sets nothing) if
  * the request lies outside the drive or has no bytes. */
-int ssdlab_submit(ssdlab_drive *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
-void ssdlab_run_until(ssdlab_drive *d, ssdlab_time t);
-void ssdlab_run_until_idle(ssdlab_drive *d);
-ssdlab_time ssdlab_now(const ssdlab_drive *d);
-uint64_t ssdlab_capacity(const ssdlab_drive *d); /* user bytes */
-void ssdlab_stats_get(const ssdlab_drive *d, ssdlab_stats *s);
+SSDLAB_API int ssdlab_submit(ssdlab_drive *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
+SSDLAB_API void ssdlab_run_until(ssdlab_drive *d, ssdlab_time t);
+SSDLAB_API void ssdlab_run_until_idle(ssdlab_drive *d);
+SSDLAB_API ssdlab_time ssdlab_now(const ssdlab_drive *d);
+SSDLAB_API uint64_t ssdlab_capacity(const ssdlab_drive *d); /* user bytes */
+SSDLAB_API void ssdlab_stats_get(const ssdlab_drive *d, ssdlab_stats *s);
 
 #endif

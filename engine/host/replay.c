@@ -6,6 +6,7 @@
 #include "pcmark8.h"
 #include "reqpool.h"
 #include "stats.h"
+#include "submit.h"
 #include "trace.h"
 
 enum { MAX_DEVICES = 64 };
@@ -97,7 +98,7 @@ static void submit(replay *p, ssdlab_request *r)
     *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes, .done = on_done, .done_ctx = p};
     p->have_next = false;
     p->issued++;
-    ssd_submit(p->d, r);
+    host_submit(p->d, r);
 }
 
 static void schedule_next_arrival(replay *p)

@@ -2,6 +2,7 @@
 
 #include "generator.h"
 #include "replay.h"
+#include "submit.h"
 #include "reqpool.h"
 
 #include <stdlib.h>
@@ -149,7 +150,7 @@ static void issue(workload *w, ssdlab_request *r)
     /* closed-loop slots spread over the submission queues, like one thread per queue */
     r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
     w->issued++;
-    ssd_submit(w->d, r);
+    host_submit(w->d, r);
 }
 
 /* Trim phase: one TRIM command after the other over the region. */
@@ -166,7 +167,7 @@ static void trim_next(ssdlab_request *r, void *ctx)
     if (n > w->trim_chunk) n = w->trim_chunk;
     *r = (ssdlab_request){.op = SSDLAB_TRIM, .offset = w->trim_next, .bytes = (uint32_t)n, .done = trim_next, .done_ctx = w};
     w->trim_next += n;
-    ssd_submit(w->d, r);
+    host_submit(w->d, r);
 }
 
 /* Open loop: a request arrives, and the next arrival is scheduled. */

@@ -12,7 +12,7 @@ are dropped, as docs/errors.md lists messages without them.
   scripts/error_messages.py --missing  templates docs/errors.md lacks, and
                                        entries it has that the code lacks
 
-tests/test_errors.py uses it to hold docs/errors.md to the code."""
+tests/cli/test_errors.py uses it to hold docs/errors.md to the code."""
 import pathlib
 import re
 import sys

@@ -306,35 +306,34 @@ static void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
     finish(fl, t);
 }
 
-static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
+/* A program or erase ended: the block holds `programmed` programmed
+ * units, the die is free, and the owner hears of it before the die takes
+ * its next operation. */
+static void end_long_op(flash *fl, txn *t, uint32_t programmed)
 {
-    (void)arg;
-    flash *fl = ctx;
-    txn *t = obj;
     flash_die *ds = &fl->dies[t->die];
     uint32_t die = t->die;
     ds->active = NULL;
-    uint32_t end = t->ppa % fl->p->units_per_block + t->units;
-    if (fl->programmed[t->block] < end) fl->programmed[t->block] = end;
+    fl->programmed[t->block] = programmed;
     ds->busy = false;
-    ds->busy_until = sim_now(s);
+    ds->busy_until = sim_now(fl->s);
     finish(fl, t);
     die_kick(fl, die);
 }
 
-static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
+static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
 {
-    (void)arg;
+    (void)s, (void)arg;
     flash *fl = ctx;
     txn *t = obj;
-    flash_die *ds = &fl->dies[t->die];
-    uint32_t die = t->die;
-    ds->active = NULL;
-    fl->programmed[t->block] = 0;
-    ds->busy = false;
-    ds->busy_until = sim_now(s);
-    finish(fl, t);
-    die_kick(fl, die);
+    uint32_t end = t->ppa % fl->p->units_per_block + t->units;
+    end_long_op(fl, t, fl->programmed[t->block] > end ? fl->programmed[t->block] : end);
+}
+
+static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)arg;
+    end_long_op(ctx, obj, 0);
 }
 
 /* --- set-up ---------------------------------------------------------------- */

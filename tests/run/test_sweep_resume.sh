@@ -53,7 +53,7 @@ sed 's/^  output: out$/  output: out1/' s.yaml > s1.yaml
 "$ssdlab" sweep run-point s1.yaml --index 0-5 > /dev/null 2>&1 || fail "run-point 0-5"
 SRC="$src" $py - <<'EOF' || fail "results not byte-identical"
 import glob, os, sys
-sys.path.insert(0, os.path.join(os.environ["SRC"], "tests"))
+sys.path.insert(0, os.path.join(os.environ["SRC"], "tests", "results"))
 from test_results import datasets  # every dataset's bytes and attribute, less the wall clock's
 for one in sorted(glob.glob("out1/p*.h5")):
     a, b = datasets(one), datasets(one.replace("out1/", "out/"))

@@ -1,0 +1,200 @@
+/* The flash layer on its own: a simulator, the layer, and owners that only
+ * record when their transactions finish. Closed forms for a read, the die
+ * schedulers' order, and program suspension. */
+#include <criterion/criterion.h>
+
+#include "config.h"
+#include "flash.h"
+#include "power.h"
+#include "sim_config.h"
+
+enum { MAX_DONE = 16 };
+
+typedef struct rig {
+    cfg *c;
+    sim *s;
+    ssd_params p;
+    power_model power;
+    flash fl;
+    int kinds[MAX_DONE];
+    uint32_t ids[MAX_DONE];
+    sim_time_t at[MAX_DONE];
+    int done;
+} rig;
+
+static bool never_slc(void *ctx, uint32_t block) { return (void)ctx, (void)block, false; }
+static uint32_t fresh(void *ctx, uint32_t block) { return (void)ctx, (void)block, 0; }
+
+static void record(void *ctx, txn *t)
+{
+    rig *g = ctx;
+    cr_assert_lt(g->done, MAX_DONE);
+    g->kinds[g->done] = t->kind;
+    g->ids[g->done] = t->tu; /* the test's own tag */
+    g->at[g->done++] = sim_now(g->s);
+    flash_txn_free(&g->fl, t);
+}
+
+/* The example drive, with the given overrides: 16 dies of TLC. */
+static void rig_open(rig *g, const char *set1, const char *set2)
+{
+    memset(g, 0, sizeof *g);
+    g->c = cfg_create(ssdlab_schema());
+    cfg_load_file(g->c, SOURCE_DIR "/models/drives/example-sata-480.yaml");
+    cfg_set_override(g->c, "drive.user_capacity=10GB");
+    cfg_set_override(g->c, "nand.blocks_per_plane=40");
+    if (set1) cfg_set_override(g->c, set1);
+    if (set2) cfg_set_override(g->c, set2);
+    cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
+    char err[512];
+    cr_assert_eq(ssd_params_load(&g->p, g->c, err, sizeof err), 0, "%s", err);
+    sim_options o = sim_options_from_config(g->c);
+    g->s = sim_create(&o);
+    power_init(&g->power, g->c, g->p.dies);
+    cr_assert_eq(flash_init(&g->fl, g->s, &g->p, &g->power, sim_rng(g->s, "ecc")), 0);
+    flash_set_blocks(&g->fl, &(flash_blocks){never_slc, fresh, NULL});
+    for (int k = 0; k < TX_KINDS; k++) flash_on_done(&g->fl, (flash_kind)k, record, g);
+}
+
+static void rig_close(rig *g)
+{
+    flash_free(&g->fl);
+    sim_free(g->s);
+    cfg_free(g->c);
+}
+
+static txn *tagged(rig *g, flash_kind kind, uint32_t ppa, uint32_t units, uint32_t tag)
+{
+    txn *t = flash_txn(&g->fl, kind, 0, ppa, units);
+    t->tu = tag;
+    return t;
+}
+
+static sim_time_t read_cost(const rig *g, uint32_t ppa, uint32_t units)
+{
+    return g->p.t_read[params_page_type(&g->p, ppa % g->p.units_per_block)] +
+           params_bus_time(&g->p, flash_bus_bytes(&g->p, units)) + g->p.ecc_decode;
+}
+
+static sim_time_t program_cost(const rig *g, uint32_t units)
+{
+    return params_bus_time(&g->p, flash_bus_bytes(&g->p, units)) + g->p.t_prog[0];
+}
+
+Test(flash, one_read_takes_array_time_transfer_and_decode)
+{
+    rig g;
+    rig_open(&g, NULL, NULL);
+    flash_submit(&g.fl, tagged(&g, TX_READ, 0, 1, 1));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_eq(g.done, 1);
+    cr_assert_eq(g.at[0], read_cost(&g, 0, 1), "read done at %llu, expected %llu", (unsigned long long)g.at[0],
+                 (unsigned long long)read_cost(&g, 0, 1));
+    cr_assert_eq(g.fl.n.reads, 1);
+    rig_close(&g);
+}
+
+/* A read holds the die; meanwhile an erase, a program and a read queue up.
+ * Reads first takes the read, then the program, then the erase; FIFO takes
+ * them as they came. */
+static void queued_order(const char *scheduler, const int want[3])
+{
+    rig g;
+    rig_open(&g, scheduler, NULL);
+    uint32_t upb = g.p.units_per_block, upp = g.p.units_per_program;
+    flash_submit(&g.fl, tagged(&g, TX_READ, 0, 1, 0));
+    flash_submit(&g.fl, tagged(&g, TX_ERASE, 5 * upb, 0, 1));
+    flash_submit(&g.fl, tagged(&g, TX_PROGRAM, 6 * upb, upp, 2));
+    flash_submit(&g.fl, tagged(&g, TX_READ, 1, 1, 3));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_eq(g.done, 4);
+    cr_assert_eq(g.ids[0], 0);
+    for (int i = 0; i < 3; i++) cr_assert_eq(g.ids[i + 1], (uint32_t)want[i], "%s: completion %d is #%u", scheduler, i + 1, g.ids[i + 1]);
+    rig_close(&g);
+}
+
+Test(flash, read_first_scheduler_takes_reads_then_programs_then_erases)
+{
+    queued_order("controller.scheduler=read-first", (const int[]){3, 2, 1});
+}
+
+Test(flash, fifo_scheduler_takes_operations_as_they_came)
+{
+    queued_order("controller.scheduler=fifo", (const int[]){1, 2, 3});
+}
+
+typedef struct late_read {
+    rig *g;
+    uint32_t ppa;
+} late_read;
+
+static void submit_late_read(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)obj, (void)arg;
+    late_read *lr = ctx;
+    flash_submit(&lr->g->fl, tagged(lr->g, TX_READ, lr->ppa, 1, 9));
+}
+
+/* A program runs; a read arrives at time t, once the program's data has
+ * crossed the channel. Suspended, the read is served at once and the
+ * program ends later by what it waited plus t_suspend; without suspension
+ * the read waits for the program. */
+static sim_time_t read_arrival(const rig *g)
+{
+    return params_bus_time(&g->p, flash_bus_bytes(&g->p, g->p.units_per_program)) + sim_time_from_sec(100e-6);
+}
+
+static void program_then_read(bool suspend, sim_time_t *read_done, sim_time_t *program_done, rig *g)
+{
+    rig_open(g, suspend ? "nand.suspend=true" : "nand.suspend=false", NULL);
+    uint32_t upb = g->p.units_per_block;
+    flash_submit(&g->fl, tagged(g, TX_PROGRAM, 6 * upb, g->p.units_per_program, 1));
+    late_read lr = {g, 0};
+    sim_handler_id h = sim_register_handler(g->s, "test.late_read", submit_late_read, &lr);
+    sim_schedule_at(g->s, read_arrival(g), h, NULL, 0);
+    sim_run(g->s, SIM_TIME_MAX);
+    cr_assert_eq(g->done, 2);
+    for (int i = 0; i < 2; i++) {
+        if (g->kinds[i] == TX_READ) *read_done = g->at[i];
+        else *program_done = g->at[i];
+    }
+}
+
+Test(flash, a_read_suspends_a_program)
+{
+    rig g;
+    sim_time_t read_done, program_done;
+    program_then_read(true, &read_done, &program_done, &g);
+    sim_time_t t = read_arrival(&g);
+    sim_time_t program_end = program_cost(&g, g.p.units_per_program);
+    cr_assert_gt(program_end, t + g.p.t_suspend, "the program must still run when the read comes");
+    sim_time_t out = t + read_cost(&g, 0, 1) - g.p.ecc_decode; /* the page has left the die */
+    cr_assert_eq(read_done, out + g.p.ecc_decode, "read done %llu, expected %llu (program end %llu)", (unsigned long long)read_done, (unsigned long long)(out + g.p.ecc_decode), (unsigned long long)program_end);
+    cr_assert_eq(program_done, out + (program_end - t) + g.p.t_suspend, "program resumed with what it had left plus t_suspend");
+    cr_assert_eq(g.fl.n.suspends, 1);
+    rig_close(&g);
+
+    program_then_read(false, &read_done, &program_done, &g);
+    cr_assert_eq(program_done, program_end);
+    cr_assert_eq(read_done, program_end + read_cost(&g, 0, 1), "without suspension the read waits");
+    cr_assert_eq(g.fl.n.suspends, 0);
+    rig_close(&g);
+}
+
+/* A program's units count as programmed only once it completes. */
+Test(flash, units_are_programmed_at_completion)
+{
+    rig g;
+    rig_open(&g, NULL, NULL);
+    uint32_t upb = g.p.units_per_block, ppa = 6 * upb;
+    flash_submit(&g.fl, tagged(&g, TX_PROGRAM, ppa, g.p.units_per_program, 1));
+    cr_assert_not(flash_programmed(&g.fl, ppa));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert(flash_programmed(&g.fl, ppa));
+    cr_assert(flash_programmed(&g.fl, ppa + g.p.units_per_program - 1));
+    cr_assert_not(flash_programmed(&g.fl, ppa + g.p.units_per_program));
+    flash_submit(&g.fl, tagged(&g, TX_ERASE, ppa, 0, 2));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_not(flash_programmed(&g.fl, ppa), "an erase empties the block");
+    rig_close(&g);
+}

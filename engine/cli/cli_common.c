@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "drive_model.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
@@ -159,12 +160,15 @@ double cli_wall_seconds(void)
 int cli_model_open(cli_model *m, const cfg *c, const char *cmd)
 {
     char err[1024];
-    sim_options so = sim_options_from_config(c);
-    m->s = sim_create(&so);
-    m->d = m->s ? ssd_create(m->s, c, err, sizeof err) : NULL;
-    m->w = m->d ? workload_create(m->s, m->d, c, err, sizeof err) : NULL;
+    drive_model dm;
+    *m = (cli_model){0};
+    if (drive_model_open(&dm, c, err, sizeof err) == 0) {
+        m->s = dm.s;
+        m->d = dm.d;
+        m->w = workload_create(m->s, m->d, c, err, sizeof err);
+    }
     if (m->w) return 0;
-    fprintf(stderr, "ssdlab %s: %s\n", cmd, m->s ? err : "out of memory");
+    fprintf(stderr, "ssdlab %s: %s\n", cmd, err);
     cli_model_close(m);
     return -1;
 }

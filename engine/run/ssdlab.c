@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "sim_config.h"
+#include "drive_model.h"
 #include "ssd.h"
 
 struct ssdlab_drive {
@@ -31,16 +31,13 @@ ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *sets, int n
         ssdlab_close(h);
         return NULL;
     }
-    sim_options o = sim_options_from_config(h->c);
-    if (!(h->s = sim_create(&o))) {
-        snprintf(err, errlen, "out of memory");
+    drive_model m;
+    if (drive_model_open(&m, h->c, err, errlen)) {
         ssdlab_close(h);
         return NULL;
     }
-    if (!(h->d = ssd_create(h->s, h->c, err, errlen))) {
-        ssdlab_close(h);
-        return NULL;
-    }
+    h->s = m.s;
+    h->d = m.d;
     return h;
 }
 

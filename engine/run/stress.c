@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drive_model.h"
 #include "sim_config.h"
 #include "ssd.h"
 
@@ -244,11 +245,10 @@ static void run_episode(stresser *t, uint64_t left)
 
 static int open_drive(stresser *t, const cfg *c, char *err, size_t errlen)
 {
-    sim_options o = sim_options_from_config(c);
-    t->s = sim_create(&o);
-    if (!t->s) return snprintf(err, errlen, "out of memory"), -1;
-    t->d = ssd_create(t->s, c, err, errlen);
-    if (!t->d) return -1;
+    drive_model m;
+    if (drive_model_open(&m, c, err, errlen)) return -1;
+    t->s = m.s;
+    t->d = m.d;
     if (ftl_enable_versions(ssd_ftl(t->d))) return snprintf(err, errlen, "out of memory for the version check"), -1;
     t->capacity = t->n->capacity = ssd_capacity(t->d);
     t->queues = (uint32_t)cfg_uint(c, "host.queues");

@@ -264,39 +264,48 @@ static bool collectable(const ftl *f, uint32_t b)
     return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc && f->blocks[b].valid < f->p->units_per_block;
 }
 
-static uint32_t pick_greedy(ftl *f, uint32_t die)
-{
-    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
-    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
-        if (collectable(f, b) && (best == FTL_NONE || f->blocks[b].valid < f->blocks[best].valid)) best = b;
-    return best;
-}
+static bool closed_slc(const ftl *f, uint32_t b) { return f->blocks[b].slc && f->blocks[b].state == BLOCK_CLOSED; }
+static bool closed_native(const ftl *f, uint32_t b) { return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc; }
+
+static double fewest_valid(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].valid; }
+static double oldest(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].closed_at; }
+static double least_worn(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].erase_count; }
 
 /* Rosenblum and Ousterhout's cost-benefit (LFS, 1992): free space gained
- * times age, over the cost of reading and rewriting the valid part. */
-static uint32_t pick_cost_benefit(ftl *f, uint32_t die)
+ * times age, over the cost of reading and rewriting the valid part; the
+ * best is the highest, so its cost is the negative. */
+static double cost_benefit(const ftl *f, uint32_t b, double now)
+{
+    double u = (double)f->blocks[b].valid / f->p->units_per_block;
+    return -((1 - u) * (now - (double)f->blocks[b].closed_at + 1) / (1 + u));
+}
+
+/* Every victim scan: the die's block of lowest cost among those eligible,
+ * the first found among equals; FTL_NONE if none is. Inline, so each
+ * caller's tests are compiled into its own loop. */
+static inline uint32_t scan_die(const ftl *f, uint32_t die, bool (*eligible)(const ftl *, uint32_t),
+                                double (*cost)(const ftl *, uint32_t, double), double now)
 {
     uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
-    uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
-    double best_score = -1;
+    double best_cost = 0;
     for (uint32_t b = first; b < first + f->p->blocks_per_die; b++) {
-        if (!collectable(f, b)) continue;
-        double u = (double)f->blocks[b].valid / f->p->units_per_block;
-        double score = (1 - u) * (double)(now - f->blocks[b].closed_at + 1) / (1 + u);
-        if (score > best_score) {
-            best_score = score;
+        if (!eligible(f, b)) continue;
+        double c = cost(f, b, now);
+        if (best == FTL_NONE || c < best_cost) {
             best = b;
+            best_cost = c;
         }
     }
     return best;
 }
 
-static uint32_t pick_fifo(ftl *f, uint32_t die)
+static uint32_t pick_greedy(ftl *f, uint32_t die) { return scan_die(f, die, collectable, fewest_valid, 0); }
+static uint32_t pick_fifo(ftl *f, uint32_t die) { return scan_die(f, die, collectable, oldest, 0); }
+
+static uint32_t pick_cost_benefit(ftl *f, uint32_t die)
 {
-    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
-    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
-        if (collectable(f, b) && (best == FTL_NONE || f->blocks[b].closed_at < f->blocks[best].closed_at)) best = b;
-    return best;
+    uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+    return scan_die(f, die, collectable, cost_benefit, (double)now);
 }
 
 /* Samples d blocks of the die; the least valid collectable one wins (Van
@@ -339,11 +348,7 @@ uint32_t ftl_pick_victim(ftl *f, uint32_t die)
 
 uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die)
 {
-    uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
-    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
-        if (f->blocks[b].slc && f->blocks[b].state == BLOCK_CLOSED &&
-            (best == FTL_NONE || f->blocks[b].closed_at < f->blocks[best].closed_at))
-            best = b;
+    uint32_t best = scan_die(f, die, closed_slc, oldest, 0);
     if (best != FTL_NONE) f->blocks[best].state = BLOCK_VICTIM;
     return best;
 }
@@ -375,15 +380,12 @@ uint32_t ftl_wear_victim(ftl *f, uint32_t die)
 {
     uint32_t spread = f->p->wear_leveling_spread;
     if (!spread) return FTL_NONE;
-    uint32_t first = die * f->p->blocks_per_die, coldest = FTL_NONE, most = 0;
-    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++) {
-        const ftl_block *blk = &f->blocks[b];
-        if (blk->erase_count > most) most = blk->erase_count;
-        if (blk->state == BLOCK_CLOSED && !blk->slc &&
-            (coldest == FTL_NONE || blk->erase_count < f->blocks[coldest].erase_count))
-            coldest = b;
-    }
-    if (coldest == FTL_NONE || most - f->blocks[coldest].erase_count <= spread) return FTL_NONE;
+    uint32_t coldest = scan_die(f, die, closed_native, least_worn, 0);
+    if (coldest == FTL_NONE) return FTL_NONE;
+    uint32_t first = die * f->p->blocks_per_die, most = 0;
+    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
+        if (f->blocks[b].erase_count > most) most = f->blocks[b].erase_count;
+    if (most - f->blocks[coldest].erase_count <= spread) return FTL_NONE;
     f->blocks[coldest].state = BLOCK_VICTIM;
     return coldest;
 }

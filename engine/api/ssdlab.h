@@ -73,12 +73,19 @@ SSDLAB_API ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *
 SSDLAB_API void ssdlab_close(ssdlab_drive *d);
 
 /* Submits at the current simulated time; returns -1 (and sets nothing) if
- * the request lies outside the drive or has no bytes. */
+ * the request lies outside the drive or has no bytes, or after an error
+ * (ssdlab_error). */
 SSDLAB_API int ssdlab_submit(ssdlab_drive *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
 SSDLAB_API void ssdlab_run_until(ssdlab_drive *d, ssdlab_time t);
 SSDLAB_API void ssdlab_run_until_idle(ssdlab_drive *d);
 SSDLAB_API ssdlab_time ssdlab_now(const ssdlab_drive *d);
 SSDLAB_API uint64_t ssdlab_capacity(const ssdlab_drive *d); /* user bytes */
 SSDLAB_API void ssdlab_stats_get(const ssdlab_drive *d, ssdlab_stats *s);
+
+/* NULL while the drive works; once memory has run out in the middle of its
+ * work, a message ("out of memory for flash transactions"): the drive then
+ * takes no more requests (submit returns -1, runs return at once), and its
+ * statistics hold what ran. */
+SSDLAB_API const char *ssdlab_error(const ssdlab_drive *d);
 
 #endif

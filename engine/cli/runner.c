@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "oom.h"
 #include "outfile.h"
 #include "progress.h"
 #include "results.h"
@@ -226,8 +227,7 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
         ssd_stats(d, &st);
         workload_result r = {.requests = st.completed[0] + st.completed[1] + st.completed[2],
                              .seconds = sim_time_to_sec(sim_now(s) - start)};
-        r.iops = r.seconds > 0 ? (double)r.requests / r.seconds : 0;
-        r.mib_per_s = r.seconds > 0 ? (double)(st.bytes[0] + st.bytes[1] + st.bytes[2]) / r.seconds / 1048576.0 : 0;
+        workload_set_rates(&r, &st);
         fprintf(log, "phases %zu to %zu of %zu run together as %zu workers:\n", index + 1, index + group, count, group);
         report_phase(log, phases[0], d, &r, index, 0);
         *requests += r.requests;
@@ -297,7 +297,7 @@ static int run_phases(FILE *log, cli_model *m, const cfg *c, cfg **phases, size_
 {
     size_t runs = phase_count ? phase_count : 1;
     int rc = EXIT_OK;
-    for (size_t i = 0; i < runs && rc == EXIT_OK && !interrupted;) {
+    for (size_t i = 0; i < runs && rc == EXIT_OK && !interrupted && !sim_failed(m->s);) {
         size_t group = 1;
         while (phase_count && i + group < phase_count && cfg_bool(phases[i + group], "workload.with_previous")) group++;
         if (group == 1) rc = run_phase(log, m, c, phase_count ? phases[i] : c, phase_count > 0, i, runs, requests, h5, pr);
@@ -355,17 +355,30 @@ static int open_outputs(const run_request *rq, ssd *d, run_outputs *out)
     return EXIT_OK;
 }
 
+/* How the run ended, as /meta's status says it. */
+static const char *run_status(const cli_model *m)
+{
+    if (sim_failed(m->s)) return "out of memory";
+    return interrupted ? "interrupted" : "complete";
+}
+
 /* After the phases: totals, the CSV, the result, the integrity check. */
 static int close_outputs(const run_request *rq, cli_model *m, run_outputs *out, double start_wall)
 {
     int rc = commit_csv(out, rq->timeseries);
-    if (interrupted) fprintf(rq->log, "run interrupted: the result holds what ran\n");
+    if (sim_failed(m->s)) {
+        fprintf(stderr, "ssdlab: out of memory for %s: the run stopped there; the result holds what ran (status 'out of memory')\n",
+                oom_what());
+        rc = EXIT_FAILED;
+    } else if (interrupted) {
+        fprintf(rq->log, "run interrupted: the result holds what ran\n");
+    }
     if (out->h5) {
-        int wrc = finish_result(rq->log, out->h5, rq->output, rq->config, m->d, rq->argc, rq->argv, start_wall,
-                                interrupted ? "interrupted" : "complete");
+        int wrc = finish_result(rq->log, out->h5, rq->output, rq->config, m->d, rq->argc, rq->argv, start_wall, run_status(m));
         if (rc == EXIT_OK) rc = wrc;
     }
-    if (rq->check) {
+    /* a model stopped half-way through an event is no longer consistent */
+    if (rq->check && !sim_failed(m->s)) {
         char err[1024];
         if (ftl_check(ssd_ftl(m->d), err, sizeof err)) {
             fprintf(stderr, "ssdlab: integrity check failed: %s\n", err);
@@ -374,6 +387,33 @@ static int close_outputs(const run_request *rq, cli_model *m, run_outputs *out, 
             fprintf(rq->log, "  integrity check: every mapping and valid count consistent\n");
         }
     }
+    return rc;
+}
+
+/* Memory set aside for writing the result of a run that ran out. */
+enum { RESULT_RESERVE = 32 << 20 };
+
+/* Preconditioning and the phases. Memory that runs out inside the
+ * simulator's loop stops the run there (sim_failed), and what ran is kept;
+ * this frame catches what runs out outside it (a phase's first requests,
+ * preconditioning), where there is nothing whole to keep. */
+static int run_guarded(const run_request *rq, cli_model *m, run_outputs *out, uint64_t *requests, double *precondition_end,
+                       progress *pr)
+{
+    oom_clear();
+    oom_reserve(RESULT_RESERVE);
+    oom_frame f;
+    oom_enter(&f);
+    if (setjmp(f.at)) {
+        fprintf(stderr, "ssdlab: out of memory for %s outside the simulator's loop: no result is kept\n", oom_what());
+        return EXIT_FAILED;
+    }
+    progress_note(pr, "preconditioning (no simulated time passes)");
+    workload_precondition(m->w);
+    *precondition_end = cli_wall_seconds();
+    int rc = run_phases(rq->log, m, rq->config, rq->phases, rq->phase_count, requests, out->h5, pr);
+    oom_leave(&f);
+    oom_reserve(0);
     return rc;
 }
 
@@ -400,12 +440,9 @@ int runner_run(const run_request *rq)
     sim_watch_flag(m.s, &interrupted);
     progress pr;
     progress_begin(&pr, m.s, m.d, rq->progress);
-    double t0 = cli_wall_seconds();
-    progress_note(&pr, "preconditioning (no simulated time passes)");
-    workload_precondition(m.w);
-    double t1 = cli_wall_seconds();
+    double t0 = cli_wall_seconds(), t1 = t0;
     uint64_t requests = 0;
-    rc = run_phases(log, &m, c, rq->phases, rq->phase_count, &requests, out.h5, &pr);
+    rc = run_guarded(rq, &m, &out, &requests, &t1, &pr);
     progress_end(&pr);
     if (rc != EXIT_OK) {
         results_discard(out.h5);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "oom.h"
 #include "rng.h"
 
 typedef struct handler {
@@ -18,7 +19,7 @@ struct sim {
     evq queue;
     handler *handlers;
     uint32_t handler_count, handler_cap;
-    bool stop_requested;
+    bool stop_requested, failed;
     uint64_t events_run;
     uint64_t seed;
     rng_streams *rng;
@@ -88,12 +89,14 @@ static sim_time_t after(const sim *s, sim_time_t delay, sim_handler_id h)
     return s->now + delay;
 }
 
-static const char queue_full[] = "event limit exceeded (2^30 pending) or out of memory";
+/* The queue's limit (2^30 pending) is a resource like memory: a run that
+ * reaches it stops as one that runs out of memory does. */
+static const char queue_full[] = "pending events (or the limit of 2^30 was reached)";
 
 void sim_schedule_at(sim *s, sim_time_t t, sim_handler_id h, void *obj, uint64_t arg)
 {
     check_schedule(s, t, h);
-    if (evq_push(&s->queue, t, h, obj, arg)) model_bug(queue_full, sim_handler_name(s, h));
+    if (evq_push(&s->queue, t, h, obj, arg)) oom_raise(queue_full);
 }
 
 void sim_schedule_in(sim *s, sim_time_t delay, sim_handler_id h, void *obj, uint64_t arg)
@@ -105,7 +108,7 @@ sim_event sim_schedule_cancellable_at(sim *s, sim_time_t t, sim_handler_id h, vo
 {
     check_schedule(s, t, h);
     sim_event ev = evq_push_cancellable(&s->queue, t, h, obj, arg);
-    if (!ev) model_bug(queue_full, sim_handler_name(s, h));
+    if (!ev) oom_raise(queue_full);
     return ev;
 }
 
@@ -125,7 +128,9 @@ static void poll_flags(sim *s)
     }
 }
 
-sim_stop_reason sim_run(sim *s, sim_time_t until)
+/* Kept apart from sim_run, whose setjmp would otherwise keep the loop's
+ * variables out of registers. */
+static __attribute__((noinline)) sim_stop_reason run_events(sim *s, sim_time_t until)
 {
     s->stop_requested = false;
     evq_event ev;
@@ -144,6 +149,22 @@ sim_stop_reason sim_run(sim *s, sim_time_t until)
     }
     return SIM_STOP_REQUESTED;
 }
+
+sim_stop_reason sim_run(sim *s, sim_time_t until)
+{
+    if (s->failed) return SIM_STOP_FAILED;
+    oom_frame f;
+    oom_enter(&f);
+    if (setjmp(f.at)) {
+        s->failed = true;
+        return SIM_STOP_FAILED;
+    }
+    sim_stop_reason why = run_events(s, until);
+    oom_leave(&f);
+    return why;
+}
+
+bool sim_failed(const sim *s) { return s->failed; }
 
 void sim_request_stop(sim *s) { s->stop_requested = true; }
 void sim_watch_flag(sim *s, volatile sig_atomic_t *flag) { s->watched = flag; }

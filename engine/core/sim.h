@@ -26,6 +26,7 @@ typedef enum sim_stop_reason {
     SIM_STOP_EMPTY,     /* no event left */
     SIM_STOP_TIME,      /* the next event lies after the stop time */
     SIM_STOP_REQUESTED, /* a handler called sim_request_stop */
+    SIM_STOP_FAILED,    /* out of memory (oom.h): the run cannot go on */
 } sim_stop_reason;
 
 typedef struct sim_options {
@@ -52,8 +53,13 @@ sim_event sim_schedule_cancellable_in(sim *s, sim_time_t delay, sim_handler_id h
 /* True when ev was pending; it will not run. */
 bool sim_cancel(sim *s, sim_event ev);
 
-/* Runs events with time <= until. On SIM_STOP_TIME the clock moves to until. */
+/* Runs events with time <= until. On SIM_STOP_TIME the clock moves to until.
+ * An event that runs out of memory (oom_raise) ends the run: this and every
+ * later call return SIM_STOP_FAILED, and the model's state is left as the
+ * failed event had it, good for reporting what ran, not for going on. */
 sim_stop_reason sim_run(sim *s, sim_time_t until);
+/* True once a run has failed; oom_what() says for what. */
+bool sim_failed(const sim *s);
 void sim_request_stop(sim *s);
 /* A flag set from outside the simulation (a signal handler): the run loop
  * looks at it every few thousand events and stops when it is set. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pcmark8.h"
+#include "oom.h"
 #include "reqpool.h"
 #include "stats.h"
 #include "submit.h"
@@ -115,10 +116,7 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
     (void)s, (void)ctx, (void)arg;
     replay *p = obj;
     ssdlab_request *r = reqpool_take(&p->pool);
-    if (!r) {
-        fail(p, "out of memory for requests");
-        return;
-    }
+    if (!r) oom_raise("requests");
     submit(p, r);
     schedule_next_arrival(p);
 }
@@ -231,10 +229,7 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
     } else {
         for (uint32_t i = 0; i < p->depth && load_next(p); i++) {
             ssdlab_request *r = reqpool_take(&p->pool);
-            if (!r) {
-                fail(p, "out of memory for requests");
-                break;
-            }
+            if (!r) oom_raise("requests");
             submit(p, r);
         }
     }

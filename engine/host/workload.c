@@ -3,6 +3,7 @@
 #include "generator.h"
 #include "replay.h"
 #include "submit.h"
+#include "oom.h"
 #include "reqpool.h"
 
 #include <stdlib.h>
@@ -177,10 +178,7 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
     workload *w = obj;
     if (w->stopping || issue_budget_spent(w)) return;
     ssdlab_request *r = reqpool_take(&w->pool);
-    if (!r) {
-        w->stopping = true;
-        return;
-    }
+    if (!r) oom_raise("requests");
     issue(w, r);
     double gap = w->poisson ? gsl_ran_exponential(w->rng, 1 / w->rate) : 1 / w->rate;
     sim_schedule_in(s, sim_time_from_sec(gap), w->on_arrival, w, 0);
@@ -388,6 +386,13 @@ double workload_progress(const workload *w)
     return f > 1 ? 1 : f;
 }
 
+void workload_set_rates(workload_result *r, const ssdlab_stats *st)
+{
+    double bytes = (double)(st->bytes[0] + st->bytes[1] + st->bytes[2]);
+    r->iops = r->seconds > 0 ? (double)r->requests / r->seconds : 0;
+    r->mib_per_s = r->seconds > 0 ? bytes / r->seconds / 1048576.0 : 0;
+}
+
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -397,7 +402,8 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
         /* interval by interval, so the time series shows what idle time does */
         for (ssd_metrics_tick(w->d, &next); sim_now(w->s) < end; ssd_metrics_tick(w->d, &next)) {
             sim_time_t to = next < end ? next : end;
-            if (sim_run(w->s, to) == SIM_STOP_REQUESTED) break;
+            sim_stop_reason why = sim_run(w->s, to);
+            if (why == SIM_STOP_REQUESTED || why == SIM_STOP_FAILED) break;
             sim_advance_to(w->s, to); /* the drive may have had nothing left to do */
         }
         r->seconds = sim_time_to_sec(sim_now(w->s) - start);
@@ -420,8 +426,7 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
         r->seconds = rr.seconds;
         ssdlab_stats st;
         ssd_stats(w->d, &st);
-        r->iops = r->seconds > 0 ? (double)r->requests / r->seconds : 0;
-        r->mib_per_s = r->seconds > 0 ? (double)(st.bytes[0] + st.bytes[1] + st.bytes[2]) / r->seconds / 1048576.0 : 0;
+        workload_set_rates(r, &st);
         r->remapped = rr.remapped;
         r->skipped = rr.skipped;
         return rc;
@@ -433,8 +438,7 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     ssd_stats(w->d, &st);
     r->requests = st.completed[0] + st.completed[1] + st.completed[2];
     r->seconds = sim_time_to_sec(sim_now(w->s) - w->measure_start);
-    r->iops = r->seconds > 0 ? (double)r->requests / r->seconds : 0;
-    r->mib_per_s = r->seconds > 0 ? (double)(st.bytes[0] + st.bytes[1] + st.bytes[2]) / r->seconds / 1048576.0 : 0;
+    workload_set_rates(r, &st);
     r->remapped = r->skipped = 0;
     return 0;
 }

@@ -36,7 +36,12 @@ void workload_start(workload *w);
  * that is not known in advance (a trace, say). */
 double workload_progress(const workload *w);
 
-/* Runs to the stop condition (or the end of the trace) and fills r.
+/* Sets r's IOPS and MiB/s from its requests and seconds and the bytes of
+ * the drive's statistics. */
+void workload_set_rates(workload_result *r, const ssdlab_stats *st);
+
+/* Runs to the stop condition (or the end of the trace) and fills r; a run
+ * that ran out of memory (sim_failed) stops early and reports what ran.
  * Returns 0, or -1 with a message (a bad trace record) in err. */
 int workload_run(workload *w, workload_result *r, char *err, size_t errlen);
 

@@ -8,12 +8,14 @@
 
 #include "config.h"
 #include "drive_model.h"
+#include "oom.h"
 #include "ssd.h"
 
 struct ssdlab_drive {
     cfg *c;
     sim *s;
     ssd *d;
+    char error[160]; /* "" while the drive works */
 };
 
 ssdlab_drive *ssdlab_open(const char *drive_file, const char *const *sets, int nsets, char *err, size_t errlen)
@@ -50,15 +52,38 @@ void ssdlab_close(ssdlab_drive *h)
     free(h);
 }
 
-int ssdlab_submit(ssdlab_drive *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
+static void note_failure(ssdlab_drive *h)
 {
-    r->done = done;
-    r->done_ctx = ctx;
-    return ssd_submit(h->d, r);
+    if (!h->error[0]) snprintf(h->error, sizeof h->error, "out of memory for %s", oom_what());
 }
 
-void ssdlab_run_until(ssdlab_drive *h, ssdlab_time t) { sim_run(h->s, t); }
-void ssdlab_run_until_idle(ssdlab_drive *h) { sim_run(h->s, SIM_TIME_MAX); }
+/* A submission runs model code outside the simulator's loop, so it keeps
+ * a frame of its own for memory that runs out (oom.h). */
+int ssdlab_submit(ssdlab_drive *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
+{
+    if (h->error[0]) return -1;
+    r->done = done;
+    r->done_ctx = ctx;
+    oom_frame f;
+    oom_enter(&f);
+    if (setjmp(f.at)) {
+        note_failure(h);
+        return -1;
+    }
+    int rc = ssd_submit(h->d, r);
+    oom_leave(&f);
+    return rc;
+}
+
+static void run_to(ssdlab_drive *h, ssdlab_time t)
+{
+    if (h->error[0]) return;
+    if (sim_run(h->s, t) == SIM_STOP_FAILED) note_failure(h);
+}
+
+void ssdlab_run_until(ssdlab_drive *h, ssdlab_time t) { run_to(h, t); }
+void ssdlab_run_until_idle(ssdlab_drive *h) { run_to(h, SIM_TIME_MAX); }
+const char *ssdlab_error(const ssdlab_drive *h) { return h->error[0] ? h->error : NULL; }
 ssdlab_time ssdlab_now(const ssdlab_drive *h) { return sim_now(h->s); }
 uint64_t ssdlab_capacity(const ssdlab_drive *h) { return ssd_capacity(h->d); }
 void ssdlab_stats_get(const ssdlab_drive *h, ssdlab_stats *s) { ssd_stats(h->d, s); }

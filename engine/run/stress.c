@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "drive_model.h"
+#include "oom.h"
 #include "sim_config.h"
 #include "ssd.h"
 
@@ -218,6 +219,13 @@ static uint64_t plan_episode(stresser *t, uint64_t left)
     return want < left ? want : left;
 }
 
+/* Memory that ran out stops the stress run like a broken invariant. */
+static void note_sim_failure(stresser *t)
+{
+    if (sim_failed(t->s) && !t->failed)
+        snprintf(t->err, t->errlen, "out of memory for %s", oom_what()), t->failed = true;
+}
+
 static void run_episode(stresser *t, uint64_t left)
 {
     t->kind = pick_episode(t);
@@ -228,12 +236,16 @@ static void run_episode(stresser *t, uint64_t left)
         double seconds = exp(log(1e-3) + gsl_rng_uniform(t->rng) * (log(120.0) - log(1e-3)));
         sim_time_t until = sim_now(t->s) + (sim_time_t)(seconds * 1e9);
         sim_run(t->s, until);
+        note_sim_failure(t);
         if (!t->failed) sim_advance_to(t->s, until);
     } else {
         t->to_issue = plan_episode(t, left);
         uint64_t depth = 1 + below(t, STRESS_DEPTH_MAX);
         for (uint64_t i = 0; i < depth && t->to_issue && !t->failed; i++) issue(t, &t->reqs[i]);
-        while (t->inflight && !t->failed) sim_run(t->s, SIM_TIME_MAX);
+        while (t->inflight && !t->failed) {
+            sim_run(t->s, SIM_TIME_MAX);
+            note_sim_failure(t);
+        }
     }
     if (!t->failed && ssd_outstanding(t->d))
         snprintf(t->err, t->errlen, "%u requests still outstanding after a %s episode", ssd_outstanding(t->d),
@@ -267,7 +279,8 @@ int stress_run(const cfg *c, uint64_t requests, uint64_t seed, stress_counts *ou
     while (!rc && !t.failed && out->requests < requests) run_episode(&t, requests - out->requests);
     if (!rc && !t.failed) {
         sim_run(t.s, SIM_TIME_MAX); /* background work left over */
-        check_now(&t, "the last background work");
+        note_sim_failure(&t);
+        if (!t.failed) check_now(&t, "the last background work");
     }
     if (t.s) out->simulated_s = (double)sim_now(t.s) / 1e9;
     if (t.d) ssd_free(t.d);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatal.h"
+#include "oom.h"
 
 int metrics_init(metrics *m, sim *s, const ftl *f, power_model *power, sim_time_t interval)
 {
@@ -89,7 +89,7 @@ static void make_room(metrics *m)
     if (m->observe.interval || m->row_count < m->row_cap) return;
     size_t cap = m->row_cap ? 2 * m->row_cap : 256;
     ssd_interval *rows = realloc(m->rows, cap * sizeof *rows);
-    if (!rows) ssdlab_internal_error("out of memory for the time series");
+    if (!rows) oom_raise("the time series");
     m->rows = rows;
     m->row_cap = cap;
 }

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <signal.h>
 
+#include "oom.h"
 #include "sim.h"
 
 typedef struct log {
@@ -114,4 +115,55 @@ Test(sim, unknown_generator_is_refused)
 {
     sim_options o = {.seed = 1, .rng_type = "no-such-generator"};
     cr_assert_null(sim_create(&o));
+}
+
+/* --- memory that runs out (oom.h) ------------------------------------------ */
+
+static void runs_out(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)obj;
+    log_t *l = ctx;
+    l->args[l->n++] = arg;
+    if (arg == 2) oom_raise("test widgets");
+}
+
+Test(sim, memory_that_runs_out_in_an_event_stops_the_run_for_good)
+{
+    sim *s = new_sim();
+    log_t l = {0};
+    sim_handler_id h = sim_register_handler(s, "runs_out", runs_out, &l);
+    for (uint64_t i = 1; i <= 4; i++) sim_schedule_at(s, SIM_US(i), h, &l, i);
+    oom_clear();
+    cr_assert_not(sim_failed(s));
+    cr_assert_eq(sim_run(s, SIM_TIME_MAX), SIM_STOP_FAILED);
+    cr_assert_eq(l.n, 2, "the events after the failed one must not run");
+    cr_assert_eq(sim_now(s), SIM_US(2), "the clock stays at the failed event");
+    cr_assert(sim_failed(s));
+    cr_assert_str_eq(oom_what(), "test widgets");
+    cr_assert_eq(sim_run(s, SIM_TIME_MAX), SIM_STOP_FAILED, "a failed run cannot go on");
+    cr_assert_eq(l.n, 2);
+    sim_free(s);
+}
+
+/* A frame outside the loop (the runner's) is not taken by a raise inside
+ * it: the loop's own frame is innermost, and it pops itself on the way. */
+Test(sim, a_raise_goes_to_the_innermost_frame_only)
+{
+    sim *s = new_sim();
+    log_t l = {0};
+    sim_handler_id h = sim_register_handler(s, "runs_out", runs_out, &l);
+    sim_schedule_at(s, 1, h, &l, 2);
+    volatile int caught_outside = 0;
+    oom_frame outer;
+    oom_enter(&outer);
+    if (setjmp(outer.at)) {
+        caught_outside++;
+    } else {
+        cr_assert_eq(sim_run(s, SIM_TIME_MAX), SIM_STOP_FAILED);
+        cr_assert_eq(caught_outside, 0);
+        oom_raise("outside the loop"); /* now the outer frame is innermost */
+    }
+    cr_assert_eq(caught_outside, 1);
+    cr_assert_str_eq(oom_what(), "outside the loop");
+    sim_free(s);
 }

@@ -10,4 +10,8 @@
  * close) and its path in `path`, or -1. */
 int fuzz_file(const uint8_t *data, size_t size, char *path, size_t len);
 
+/* libFuzzer's entry point, defined by each target (declared here so the
+ * build's -Wmissing-prototypes sees it). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 #endif

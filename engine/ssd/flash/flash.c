@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "fatal.h"
+#include "oom.h"
 
 static inline sim_time_t max_time(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
 
@@ -35,7 +35,7 @@ static int add_slab(flash *fl)
 
 txn *flash_txn(flash *fl, flash_kind kind, uint32_t die, uint32_t ppa, uint32_t units)
 {
-    if (!fl->free_txns && add_slab(fl)) ssdlab_internal_error("out of memory for flash transactions");
+    if (!fl->free_txns && add_slab(fl)) oom_raise("flash transactions");
     txn *t = fl->free_txns;
     fl->free_txns = t->next;
     *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units};

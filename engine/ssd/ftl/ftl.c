@@ -173,31 +173,32 @@ static uint32_t take_free_block(ftl *f, uint32_t die)
 
 /* A full block closes at once: it becomes a candidate for GC or folding
  * without waiting for the stream's next block. */
-static void close_if_full(ftl *f, uint32_t die, ftl_stream s)
+void ftl_close_block(ftl *f, uint32_t die, ftl_stream s)
 {
     ftl_die *d = &f->dies[die];
     uint32_t b = d->open[s];
-    if (f->blocks[b].write_ptr < ftl_capacity(f, b)) return;
     f->blocks[b].state = BLOCK_CLOSED;
     f->blocks[b].closed_at = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
     d->open[s] = FTL_NONE;
 }
 
-uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s)
+static void close_if_full(ftl *f, uint32_t die, ftl_stream s)
+{
+    uint32_t b = f->dies[die].open[s];
+    if (f->blocks[b].write_ptr >= ftl_capacity(f, b)) ftl_close_block(f, die, s);
+}
+
+uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
 {
     ftl_die *d = &f->dies[die];
-    if (!open_has_room(f, die, s)) {
-        if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
-        uint32_t b = take_free_block(f, die);
-        f->blocks[b].state = BLOCK_OPEN;
-        f->blocks[b].slc = s == STREAM_SLC;
-        d->slc_blocks += s == STREAM_SLC;
-        d->open[s] = b;
-    }
-    uint32_t b = d->open[s];
-    uint32_t ppa = b * f->p->units_per_block + f->blocks[b].write_ptr++;
-    close_if_full(f, die, s);
-    return ppa;
+    if (open_has_room(f, die, s)) return d->open[s];
+    if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
+    uint32_t b = take_free_block(f, die);
+    f->blocks[b].state = BLOCK_OPEN;
+    f->blocks[b].slc = s == STREAM_SLC;
+    d->slc_blocks += s == STREAM_SLC;
+    d->open[s] = b;
+    return b;
 }
 
 uint32_t ftl_alloc_run(ftl *f, uint32_t die, ftl_stream s, uint32_t want, uint32_t *got)

@@ -42,13 +42,13 @@ struct ssdlab_request {
     ssdlab_time arrival; /* submitted */
     ssdlab_time start;   /* a firmware core took it up */
     ssdlab_time finish;  /* completed */
-    /* private to the model */
-    ssdlab_done_fn done;
-    void *done_ctx;
-    ssdlab_request *next;
-    uint32_t pending;
-    uint32_t placed;
-    uint32_t merged; /* partial write: its edge units were read for merging */
+    /* The model's bookkeeping while the request is in flight, so that a
+     * request costs the model no allocation. Not for callers: its layout
+     * is the model's own (engine/ssd/request_units.h). */
+    union {
+        void *align;
+        unsigned char bytes[40];
+    } model_private;
 };
 
 typedef struct ssdlab_stats {

@@ -96,10 +96,10 @@ static void on_done(ssdlab_request *r, void *ctx);
 static void submit(replay *p, ssdlab_request *r)
 {
     static const ssdlab_op ops[] = {[TRACE_READ] = SSDLAB_READ, [TRACE_WRITE] = SSDLAB_WRITE, [TRACE_TRIM] = SSDLAB_TRIM};
-    *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes, .done = on_done, .done_ctx = p};
+    *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes};
     p->have_next = false;
     p->issued++;
-    host_submit(p->d, r);
+    host_submit(p->d, r, on_done, p);
 }
 
 static void schedule_next_arrival(replay *p)

@@ -8,9 +8,9 @@
 #include "fatal.h"
 #include "ssd.h"
 
-static inline void host_submit(ssd *d, ssdlab_request *r)
+static inline void host_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
-    if (ssd_submit(d, r) != 0)
+    if (ssd_submit(d, r, done, ctx) != 0)
         ssdlab_internal_error("the drive refused request %llu (op %d, offset %llu, %u bytes)",
                               (unsigned long long)ssd_submitted(d), (int)r->op, (unsigned long long)r->offset, r->bytes);
 }

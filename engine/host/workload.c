@@ -146,12 +146,10 @@ static void issue(workload *w, ssdlab_request *r)
     generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
     if (w->measuring) w->bytes_issued += r->bytes;
     r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
-    r->done = on_done;
-    r->done_ctx = w;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
     r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
     w->issued++;
-    host_submit(w->d, r);
+    host_submit(w->d, r, on_done, w);
 }
 
 /* Trim phase: one TRIM command after the other over the region. */
@@ -166,9 +164,9 @@ static void trim_next(ssdlab_request *r, void *ctx)
     }
     uint64_t n = w->trim_end - w->trim_next;
     if (n > w->trim_chunk) n = w->trim_chunk;
-    *r = (ssdlab_request){.op = SSDLAB_TRIM, .offset = w->trim_next, .bytes = (uint32_t)n, .done = trim_next, .done_ctx = w};
+    *r = (ssdlab_request){.op = SSDLAB_TRIM, .offset = w->trim_next, .bytes = (uint32_t)n};
     w->trim_next += n;
-    host_submit(w->d, r);
+    host_submit(w->d, r, trim_next, w);
 }
 
 /* Open loop: a request arrives, and the next arrival is scheduled. */

@@ -62,15 +62,13 @@ static void note_failure(ssdlab_drive *h)
 int ssdlab_submit(ssdlab_drive *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
     if (h->error[0]) return -1;
-    r->done = done;
-    r->done_ctx = ctx;
     oom_frame f;
     oom_enter(&f);
     if (setjmp(f.at)) {
         note_failure(h);
         return -1;
     }
-    int rc = ssd_submit(h->d, r);
+    int rc = ssd_submit(h->d, r, done, ctx);
     oom_leave(&f);
     return rc;
 }

@@ -173,9 +173,7 @@ static void issue(stresser *t, ssdlab_request *r)
     t->inflight++;
     fill_request(t, r);
     r->queue = (uint32_t)below(t, t->queues);
-    r->done = on_done;
-    r->done_ctx = t;
-    if (ssd_submit(t->d, r) != 0) {
+    if (ssd_submit(t->d, r, on_done, t) != 0) {
         snprintf(t->err, t->errlen, "the drive refused request %llu (op %d, offset %llu, %u bytes)",
                  (unsigned long long)t->n->requests, (int)r->op, (unsigned long long)r->offset, r->bytes);
         t->failed = true;

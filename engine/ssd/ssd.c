@@ -164,7 +164,7 @@ void ssd_free(ssd *d)
 
 /* --- the public face -------------------------------------------------------- */
 
-int ssd_submit(ssd *d, ssdlab_request *r) { return hil_submit(&d->h, r); }
+int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx) { return hil_submit(&d->h, r, done, ctx); }
 const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }

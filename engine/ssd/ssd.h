@@ -30,8 +30,10 @@ typedef struct ssd ssd;
 ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen);
 void ssd_free(ssd *d);
 
-/* Submits at the current simulated time; r->done runs at completion. */
-int ssd_submit(ssd *d, ssdlab_request *r);
+/* Submits at the current simulated time; done(r, ctx) runs at completion.
+ * Returns -1 (and sets nothing) for a request outside the drive, without
+ * bytes or on a queue the drive does not have. */
+int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
 
 const ssd_params *ssd_params_of(const ssd *d);
 ftl *ssd_ftl(ssd *d);

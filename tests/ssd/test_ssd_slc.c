@@ -65,9 +65,7 @@ static void issue(fill *f, ssdlab_request *r)
     r->op = SSDLAB_WRITE;
     r->offset = (f->next++ % (ssd_capacity(f->d) / 131072)) * 131072;
     r->bytes = 131072;
-    r->done = on_done;
-    r->done_ctx = f;
-    cr_assert_eq(ssd_submit(f->d, r), 0);
+    cr_assert_eq(ssd_submit(f->d, r, on_done, f), 0);
 }
 
 /* Writes `mib` MiB sequentially at QD 32 (128 KiB requests) and runs until

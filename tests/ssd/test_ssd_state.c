@@ -71,9 +71,7 @@ static void issue(driver *v, ssdlab_request *r)
     r->op = u < v->trim_share ? SSDLAB_TRIM : u < v->trim_share + v->read_share ? SSDLAB_READ : SSDLAB_WRITE;
     r->offset = unit * 4096;
     r->bytes = 4096;
-    r->done = on_done;
-    r->done_ctx = v;
-    cr_assert_eq(ssd_submit(v->d, r), 0);
+    cr_assert_eq(ssd_submit(v->d, r, on_done, v), 0);
 }
 
 static void drive_requests(driver *v, uint64_t n, int depth)

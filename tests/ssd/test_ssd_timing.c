@@ -343,11 +343,11 @@ static sim_time_t read_behind_program(const char *suspend)
     open_bench(&b, "controller.channels=1", "controller.dies_per_channel=1", "drive.user_capacity=100MB",
                "nand.t_prog=2ms", "nand.t_suspend=20us", suspend, "controller.write_buffer=1MiB");
     workload_precondition(b.w);
-    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = 0, .bytes = 98304, .done = nothing};
-    ssdlab_request r = {.op = SSDLAB_READ, .offset = 50 << 20, .bytes = 4096, .done = nothing};
-    cr_assert_eq(ssd_submit(b.d, &w), 0);
+    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = 0, .bytes = 98304};
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 50 << 20, .bytes = 4096};
+    cr_assert_eq(ssd_submit(b.d, &w, nothing, NULL), 0);
     sim_run(b.s, SIM_US(600)); /* the program unit is full: its program runs */
-    cr_assert_eq(ssd_submit(b.d, &r), 0);
+    cr_assert_eq(ssd_submit(b.d, &r, nothing, NULL), 0);
     sim_run(b.s, SIM_TIME_MAX);
     close_bench(&b);
     return r.finish - r.arrival;
@@ -413,8 +413,8 @@ static sim_time_t one_write_latency(uint64_t offset, uint32_t bytes, uint64_t *f
     bench b;
     open_bench(&b, FAST_LINK);
     workload_precondition(b.w);
-    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = offset, .bytes = bytes, .done = nothing};
-    cr_assert_eq(ssd_submit(b.d, &w), 0);
+    ssdlab_request w = {.op = SSDLAB_WRITE, .offset = offset, .bytes = bytes};
+    cr_assert_eq(ssd_submit(b.d, &w, nothing, NULL), 0);
     sim_run(b.s, SIM_TIME_MAX);
     ssdlab_stats st;
     ssd_stats(b.d, &st);
@@ -466,14 +466,14 @@ Test(timing, submission_queues_limit_outstanding_commands)
     open_bench(&b, FAST_LINK, "host.queues=4", "host.max_queue_depth=8");
     static ssdlab_request reqs[40];
     for (int i = 0; i < 40; i++) {
-        reqs[i] = (ssdlab_request){.op = SSDLAB_READ, .offset = (uint64_t)i * 4096, .bytes = 4096, .done = nothing,
+        reqs[i] = (ssdlab_request){.op = SSDLAB_READ, .offset = (uint64_t)i * 4096, .bytes = 4096,
                                    .queue = i < 20 ? 0 : 1 + i % 3};
-        cr_assert_eq(ssd_submit(b.d, &reqs[i]), 0);
+        cr_assert_eq(ssd_submit(b.d, &reqs[i], nothing, NULL), 0);
     }
     /* queue 0: 8 of 20 admitted; queues 1-3: 20 commands spread 7/7/6, all fit */
     cr_assert_eq(ssd_outstanding(b.d), 8 + 20);
-    ssdlab_request bad = {.op = SSDLAB_READ, .offset = 0, .bytes = 4096, .done = nothing, .queue = 4};
-    cr_assert_eq(ssd_submit(b.d, &bad), -1, "queue 4 does not exist");
+    ssdlab_request bad = {.op = SSDLAB_READ, .offset = 0, .bytes = 4096, .queue = 4};
+    cr_assert_eq(ssd_submit(b.d, &bad, nothing, NULL), -1, "queue 4 does not exist");
     sim_run(b.s, SIM_TIME_MAX);
     cr_assert_eq(ssd_outstanding(b.d), 0);
     for (int i = 0; i < 40; i++) cr_assert_gt(reqs[i].finish, 0);
@@ -497,13 +497,13 @@ static uint64_t flash_reads_after_idle(const char *flush)
     open_bench(&b, flush, "ftl.idle_time=1ms", "workload.precondition=none");
     static ssdlab_request w[10];
     for (int i = 0; i < 10; i++) {
-        w[i] = (ssdlab_request){.op = SSDLAB_WRITE, .offset = (uint64_t)i * 4096, .bytes = 4096, .done = nothing};
-        cr_assert_eq(ssd_submit(b.d, &w[i]), 0);
+        w[i] = (ssdlab_request){.op = SSDLAB_WRITE, .offset = (uint64_t)i * 4096, .bytes = 4096};
+        cr_assert_eq(ssd_submit(b.d, &w[i], nothing, NULL), 0);
     }
     sim_run(b.s, SIM_TIME_MAX); /* writes complete, the drive idles, any flush runs */
     ssd_reset_stats(b.d);
-    ssdlab_request r = {.op = SSDLAB_READ, .offset = 4096, .bytes = 4096, .done = nothing};
-    cr_assert_eq(ssd_submit(b.d, &r), 0);
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 4096, .bytes = 4096};
+    cr_assert_eq(ssd_submit(b.d, &r, nothing, NULL), 0);
     sim_run(b.s, SIM_TIME_MAX);
     ssdlab_stats st;
     ssd_stats(b.d, &st);

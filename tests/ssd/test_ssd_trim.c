@@ -65,9 +65,7 @@ static void issue_read(rig *g, ssdlab_request *r)
     r->op = SSDLAB_READ;
     r->offset = (half + (g->seed >> 4) % half) * 4096;
     r->bytes = 4096;
-    r->done = read_done;
-    r->done_ctx = g;
-    cr_assert_eq(ssd_submit(g->d, r), 0);
+    cr_assert_eq(ssd_submit(g->d, r, read_done, g), 0);
 }
 
 static void trim_done(ssdlab_request *r, void *ctx)
@@ -81,8 +79,8 @@ static void trim_under_reads(rig *g, sim_time_t at, sim_time_t until)
     g->reading = true;
     for (int i = 0; i < 4; i++) issue_read(g, &g->reads[i]);
     sim_run(g->s, at);
-    g->trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done, .done_ctx = g};
-    cr_assert_eq(ssd_submit(g->d, &g->trim), 0);
+    g->trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20};
+    cr_assert_eq(ssd_submit(g->d, &g->trim, trim_done, g), 0);
     sim_run(g->s, until);
     g->reading = false;
     sim_run(g->s, SIM_TIME_MAX);
@@ -118,8 +116,8 @@ Test(trim, throttled_shares_the_firmware)
     for (int i = 0; i < 4; i++) issue_read(&g, &g.reads[i]);
     sim_run(g.s, SIM_MS(100));
     uint64_t at_start = g.reads_done;
-    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done};
-    cr_assert_eq(ssd_submit(g.d, &g.trim), 0);
+    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20};
+    cr_assert_eq(ssd_submit(g.d, &g.trim, trim_done, NULL), 0);
     sim_run(g.s, SIM_MS(150));
     double rate_during = (double)(g.reads_done - at_start) / 0.05;
     g.reading = false;
@@ -140,10 +138,10 @@ Test(trim, deferred_reclaims_in_idle_time)
     rig g;
     open_rig(&g, "deferred");
     uint64_t before = mapped_units(&g);
-    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done};
-    cr_assert_eq(ssd_submit(g.d, &g.trim), 0);
-    ssdlab_request r = {.op = SSDLAB_READ, .offset = 4096, .bytes = 4096, .done = trim_done};
-    cr_assert_eq(ssd_submit(g.d, &r), 0);
+    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20};
+    cr_assert_eq(ssd_submit(g.d, &g.trim, trim_done, NULL), 0);
+    ssdlab_request r = {.op = SSDLAB_READ, .offset = 4096, .bytes = 4096};
+    cr_assert_eq(ssd_submit(g.d, &r, trim_done, NULL), 0);
     sim_run(g.s, SIM_MS(5)); /* before the 10 ms idle threshold */
     cr_assert_eq(mapped_units(&g), before, "nothing is reclaimed before idle time");
     ssdlab_stats st;
@@ -165,8 +163,8 @@ Test(trim, free_unmaps_at_once)
     rig g;
     open_rig(&g, "free");
     uint64_t before = mapped_units(&g);
-    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20, .done = trim_done};
-    cr_assert_eq(ssd_submit(g.d, &g.trim), 0);
+    g.trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = 256u << 20};
+    cr_assert_eq(ssd_submit(g.d, &g.trim, trim_done, NULL), 0);
     sim_run(g.s, SIM_MS(1));
     cr_assert_eq(before - mapped_units(&g), 65536);
     cr_assert_eq(g.trim.finish - g.trim.arrival, 10000, "fw_trim only");

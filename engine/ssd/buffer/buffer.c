@@ -63,20 +63,20 @@ static void map_run(buffer *b, ssdlab_request *r, uint32_t done, uint32_t ppa, u
 static bool place_write(buffer *b, ssdlab_request *r)
 {
     uint32_t n = req_units(b->p, r);
-    while (r->placed < n) {
+    while (req_priv(r)->placed < n) {
         ftl_stream s;
         uint32_t die = host_target(b, &s);
         if (die == FTL_NONE) return false;
         uint32_t got;
-        uint32_t ppa = ftl_alloc_run(b->f, die, s, n - r->placed, &got);
+        uint32_t ppa = ftl_alloc_run(b->f, die, s, n - req_priv(r)->placed, &got);
         if (s == STREAM_SLC) b->slc_units_written += got;
         ftl_burst_host(b->f, die, got);
-        map_run(b, r, r->placed, ppa, got);
+        map_run(b, r, req_priv(r)->placed, ppa, got);
         if ((ftl_offset_of(b->f, ppa) + got) % ftl_program_units(b->f, ftl_block_of(b->f, ppa)) == 0)
             ftl_advance_host_die(b->f);
         progunit_add(b->pu, die, s, ppa, got);
         reclaim_after_alloc(b->rc, die);
-        r->placed += got;
+        req_priv(r)->placed += got;
     }
     return true;
 }
@@ -118,22 +118,22 @@ static bool read_partial_edges(buffer *b, ssdlab_request *r)
     uint32_t edges[2], n = 0;
     if (head_partial) edges[n++] = head;
     if (tail_partial && (tail != head || !head_partial)) edges[n++] = tail;
-    r->pending = 0;
+    req_priv(r)->pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ppa = ftl_lookup(b->f, edges[i]);
         if (!in_flash(b, edges[i], ppa)) continue; /* nothing to merge, or the old data is in the buffer */
         txn *t = flash_txn(b->fl, TX_RMW_READ, ftl_die_of(b->f, ppa), ppa, 1);
         t->req = r;
-        r->pending++;
+        req_priv(r)->pending++;
         flash_submit(b->fl, t);
     }
-    return r->pending > 0;
+    return req_priv(r)->pending > 0;
 }
 
 void buffer_write(buffer *b, ssdlab_request *r)
 {
-    if (!r->merged && read_partial_edges(b, r)) return;
-    r->placed = 0;
+    if (!req_priv(r)->merged && read_partial_edges(b, r)) return;
+    req_priv(r)->placed = 0;
     if (!b->waiting.head && b->used + req_units(b->p, r) <= b->units) start_data_in(b, r);
     else req_push(&b->waiting, r);
 }
@@ -189,9 +189,9 @@ static void read_ahead(buffer *b, uint32_t lpn0, uint32_t n)
 void buffer_read(buffer *b, ssdlab_request *r)
 {
     uint32_t n = req_units(b->p, r), lpn0 = req_first_unit(b->p, r);
-    r->pending = read_units(b, r, lpn0, n);
+    req_priv(r)->pending = read_units(b, r, lpn0, n);
     read_ahead(b, lpn0, n);
-    if (!r->pending) b->hooks.done(b->hooks.ctx, r);
+    if (!req_priv(r)->pending) b->hooks.done(b->hooks.ctx, r);
 }
 
 /* --- flash completions ----------------------------------------------------- */
@@ -206,7 +206,7 @@ void buffer_read_done(void *ctx, txn *t)
     bool prefetch = t->kind == TX_PREFETCH;
     flash_txn_free(b->fl, t);
     if (prefetch) return; /* read ahead: the data waits in the cache */
-    if (--r->pending == 0) b->hooks.done(b->hooks.ctx, r);
+    if (--req_priv(r)->pending == 0) b->hooks.done(b->hooks.ctx, r);
 }
 
 void buffer_merge_read_done(void *ctx, txn *t)
@@ -214,8 +214,8 @@ void buffer_merge_read_done(void *ctx, txn *t)
     buffer *b = ctx;
     ssdlab_request *waiting = t->req;
     flash_txn_free(b->fl, t);
-    if (--waiting->pending == 0) {
-        waiting->merged = 1;
+    if (--req_priv(waiting)->pending == 0) {
+        req_priv(waiting)->merged = 1;
         b->hooks.merged(b->hooks.ctx, waiting);
     }
 }

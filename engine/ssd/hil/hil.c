@@ -56,16 +56,18 @@ static void admit(hil *h, ssdlab_request *r)
     sim_schedule_at(h->s, end, h->on_fw_done, r, 0);
 }
 
-int hil_submit(hil *h, ssdlab_request *r)
+int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
     uint64_t capacity = h->p->logical_units * h->p->unit;
     if (r->bytes == 0 || r->offset >= capacity || r->bytes > capacity - r->offset || (unsigned)r->op > SSDLAB_TRIM ||
         r->queue >= h->p->host_queues)
         return -1;
+    req_priv(r)->done = done;
+    req_priv(r)->done_ctx = ctx;
     r->arrival = sim_now(h->s);
     r->id = h->submitted++;
     if (r->op != SSDLAB_TRIM && h->rw_pending++ == 0) h->busy_since = r->arrival;
-    r->merged = 0;
+    req_priv(r)->merged = 0;
     if (h->queue_outstanding[r->queue] >= h->p->max_queue_depth) req_push(&h->admission[r->queue], r);
     else admit(h, r);
     return 0;
@@ -110,7 +112,8 @@ static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     if (h->admission[r->queue].head) admit(h, req_pop(&h->admission[r->queue]));
     else if (h->outstanding == 0 && !h->idle_timer)
         h->idle_timer = sim_schedule_cancellable_in(s, h->p->idle_time, h->on_idle, h, 0);
-    r->done(r, r->done_ctx);
+    req_state *st = req_priv(r);
+    st->done(r, st->done_ctx);
 }
 
 /* No command for ftl.idle_time: background work starts. */

@@ -49,7 +49,7 @@ void hil_on_completed(hil *h, void (*fn)(void *ctx, const ssdlab_request *r), vo
 
 /* Submits at the current simulated time; -1 if r lies outside the drive,
  * has no bytes, an unknown op or queue. */
-int hil_submit(hil *h, ssdlab_request *r);
+int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
 /* Busy time so far (PCMark's): with a busy period running, up to now. */
 sim_time_t hil_busy_ns(const hil *h);
 void hil_reset_busy(hil *h);

@@ -5,25 +5,31 @@
 
 #include "oom.h"
 
+static gsl_histogram *latency_histogram(void)
+{
+    double ranges[LATENCY_BINS + 1];
+    for (size_t i = 0; i <= LATENCY_BINS; i++) ranges[i] = latency_bin_start(i);
+    gsl_histogram *h = gsl_histogram_alloc(LATENCY_BINS);
+    if (h) gsl_histogram_set_ranges(h, ranges, LATENCY_BINS + 1);
+    return h;
+}
+
 int metrics_init(metrics *m, sim *s, const ftl *f, power_model *power, sim_time_t interval)
 {
     *m = (metrics){.s = s, .p = f->p, .f = f, .power = power, .interval = interval, .interval_end = interval};
-    for (int op = 0; op < 3; op++) {
-        double ranges[LATENCY_BINS + 1];
-        for (size_t i = 0; i <= LATENCY_BINS; i++) ranges[i] = latency_bin_start(i);
-        if (!(m->latency[op] = gsl_histogram_alloc(LATENCY_BINS))) return -1;
-        gsl_histogram_set_ranges(m->latency[op], ranges, LATENCY_BINS + 1);
-    }
+    for (int op = 0; op < 3; op++)
+        if (!(m->latency[op] = latency_histogram())) return -1;
+    if (!(m->pdf = gsl_histogram_pdf_alloc(LATENCY_BINS))) return -1;
     if (!interval) return 0;
-    m->iv_bins = calloc(LATENCY_BINS, sizeof *m->iv_bins);
-    return m->iv_bins ? 0 : -1;
+    return (m->iv_latency = latency_histogram()) ? 0 : -1;
 }
 
 void metrics_free(metrics *m)
 {
     for (int op = 0; op < 3; op++)
         if (m->latency[op]) gsl_histogram_free(m->latency[op]);
-    free(m->iv_bins);
+    if (m->iv_latency) gsl_histogram_free(m->iv_latency);
+    if (m->pdf) gsl_histogram_pdf_free(m->pdf);
     free(m->rows);
 }
 
@@ -36,31 +42,28 @@ void metrics_reset(metrics *m)
     memset(m->latency_max, 0, sizeof m->latency_max);
 }
 
-/* Quantiles come from the histogram through GSL's inverse CDF, which
- * interpolates linearly inside the (narrow) bin; the maximum is exact. */
+/* Every quantile, the run's and an interval's, comes from a histogram
+ * through GSL's inverse CDF, which interpolates linearly inside the
+ * (narrow) bin. NAN for an empty histogram. */
+static double histogram_quantile(gsl_histogram_pdf *pdf, const gsl_histogram *h, double q)
+{
+    if (gsl_histogram_sum(h) <= 0) return NAN;
+    return gsl_histogram_pdf_init(pdf, h) ? NAN : gsl_histogram_pdf_sample(pdf, q);
+}
+
+/* The maximum is exact. */
 double metrics_quantile(const metrics *m, ssdlab_op op, double q)
 {
-    const gsl_histogram *h = m->latency[op];
-    if (gsl_histogram_sum(h) <= 0) return NAN;
-    if (q >= 1) return (double)m->latency_max[op];
-    gsl_histogram_pdf *pdf = gsl_histogram_pdf_alloc(h->n);
-    if (!pdf) return NAN;
-    double x = gsl_histogram_pdf_init(pdf, h) ? NAN : gsl_histogram_pdf_sample(pdf, q);
-    gsl_histogram_pdf_free(pdf);
-    return x;
+    if (q >= 1 && m->completed[op]) return (double)m->latency_max[op];
+    return histogram_quantile(m->pdf, m->latency[op], q);
 }
 
 /* --- the time series ------------------------------------------------------- */
 
+/* 0 for an interval in which nothing completed. */
 static double interval_quantile(const metrics *m, double q)
 {
-    if (!m->iv_requests) return 0;
-    double want = q * (double)m->iv_requests, seen = 0;
-    for (size_t i = 0; i < LATENCY_BINS; i++) {
-        if (seen + (double)m->iv_bins[i] >= want && m->iv_bins[i]) return latency_bin_start(i);
-        seen += (double)m->iv_bins[i];
-    }
-    return latency_bin_start(LATENCY_BINS - 1);
+    return m->iv_requests ? histogram_quantile(m->pdf, m->iv_latency, q) : 0;
 }
 
 static double op_mean_us(const metrics *m, ssdlab_op op)
@@ -96,7 +99,7 @@ static void make_room(metrics *m)
 
 static void start_interval(metrics *m, uint64_t gc_units)
 {
-    memset(m->iv_bins, 0, LATENCY_BINS * sizeof *m->iv_bins);
+    gsl_histogram_reset(m->iv_latency);
     m->iv_requests = m->iv_bytes = 0;
     memset(m->iv_op_bytes, 0, sizeof m->iv_op_bytes);
     memset(m->iv_op_requests, 0, sizeof m->iv_op_requests);
@@ -173,7 +176,7 @@ static void interval_completed(metrics *m, const ssdlab_request *r, uint64_t lat
         if (r->op == SSDLAB_WRITE) m->host_bytes_written += r->bytes;
     }
     m->iv_latency_sum += (double)latency_ns;
-    m->iv_bins[latency_bin(latency_ns)]++;
+    m->iv_latency->bin[latency_bin(latency_ns)] += 1;
 }
 
 void metrics_completed(void *ctx, const ssdlab_request *r)

@@ -49,7 +49,8 @@ typedef struct metrics {
     uint64_t latency_max[3]; /* ns */
     /* the time series */
     sim_time_t interval, interval_end;
-    uint64_t *iv_bins; /* latency bins of the current interval */
+    gsl_histogram *iv_latency; /* latencies of the current interval, in the same bins */
+    gsl_histogram_pdf *pdf;    /* scratch for quantiles, allocated once */
     uint64_t iv_requests, iv_bytes, iv_op_bytes[2], iv_op_requests[2], iv_erases0, iv_gc_units0;
     uint64_t timed_units0[STREAM_COUNT]; /* units written before time 0 (preconditioning) */
     uint64_t host_bytes_written;         /* bytes of host writes completed since time 0 */

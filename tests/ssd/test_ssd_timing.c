@@ -105,6 +105,26 @@ Test(timing, qd1_read_latency_follows_the_page_type)
     close_bench(&b);
 }
 
+/* One quantile for the run and for an interval: with one interval that
+ * holds every request, its p99 is the run's. */
+Test(timing, an_interval_p99_is_the_run_p99_over_the_same_requests)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=1", "workload.requests=20000", "nand.t_read_lsb=40us", "nand.t_read_csb=70us",
+               "nand.t_read_msb=55us", "workload.warmup=0", "metrics.interval=1h");
+    run_bench(&b);
+    ssd_close_interval(b.d);
+    size_t rows;
+    const ssd_interval *iv = ssd_intervals(b.d, &rows);
+    cr_assert_eq(rows, 1);
+    double run_p99 = ssd_latency_quantile(b.d, SSDLAB_READ, 0.99) / 1000.0;
+    cr_assert_float_eq(iv[0].p99_latency_us, run_p99, 1e-9 * run_p99, "interval p99 %.4f us, run p99 %.4f us",
+                       iv[0].p99_latency_us, run_p99);
+    /* and both are the slowest page type's latency (to the 2.3 % bins) */
+    within(run_p99 * 1000.0, 5000 + 70000 + bus_4k + 2000 + link_4k, 0.03, "p99 (CSB)");
+    close_bench(&b);
+}
+
 #define FAST_LINK "host.interface=nvme", "host.link_rate=8Gb/s", "host.lanes=4", "host.encoding=128b130b", \
                   "host.command_overhead=0ns"
 

@@ -60,7 +60,17 @@ typedef struct ssdlab_stats {
     uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     uint64_t slc_units_written, slc_units_read; /* SLC-cache hits: host units written into, read from SLC-mode blocks */
-    double write_amplification; /* units written to flash (host, GC, translation) / host units */
+    uint64_t fold_units_written, pad_units_written; /* moved out of the SLC cache (part of GC's); padding */
+    /* Flash bytes programmed over host bytes written (docs/ssd-model.md):
+     * host data as whole mapping units, SLC folds, GC, translation units
+     * and padding. NAN without host writes (and so are its parts). */
+    double write_amplification;
+    /* Its parts, each over host bytes written: 1 (the host's own) + rmw
+     * (the rest of the mapping units a write covers in part) + fold + gc
+     * (GC without folds) + map + pad = write_amplification. slc_share is
+     * the share of the host's units programmed into the SLC cache (not a
+     * part: those are in 1 + rmw, and their second write is fold). */
+    double wa_rmw, wa_fold, wa_gc, wa_map, wa_pad, slc_share;
     double busy_s;              /* time with at least one read or write outstanding (submitted, not complete) */
     double energy_j, average_power_w;   /* since time 0 */
     double temperature_c, max_temperature_c, throttled_s; /* thermal.model = lumped */

@@ -135,7 +135,7 @@ static const char *const model_drive[] = {
     "nand.pages_per_block=768", "nand.page_size=16KiB", "drive.user_capacity=120GB", "controller.cores=4",
     "controller.fw_read=2us", "controller.fw_write=2us", "controller.write_buffer=64MiB", "host.interface=nvme",
     "host.link_rate=8Gb/s", "host.lanes=4", "host.encoding=128b130b", "host.protocol_efficiency=0.9",
-    "host.max_queue_depth=1024", "host.command_overhead=0ns"};
+    "host.max_queue_depth=1024"};
 
 static long peak_rss_kib(void)
 {

@@ -179,10 +179,12 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     print_op(log, d, &st, SSDLAB_READ, "read", r->seconds);
     print_op(log, d, &st, SSDLAB_WRITE, "write", r->seconds);
     if (st.completed[SSDLAB_TRIM]) fprintf(log, "  trim   %10llu commands\n", (unsigned long long)st.completed[SSDLAB_TRIM]);
-    if (st.host_units_written)
-        fprintf(log, "  write amplification %.3f (host units %llu, GC units %llu), erases %llu\n", st.write_amplification,
-               (unsigned long long)st.host_units_written, (unsigned long long)st.gc_units_written,
-               (unsigned long long)st.erases);
+    if (st.bytes[SSDLAB_WRITE])
+        fprintf(log,
+                "  write amplification %.3f = host 1 + read-modify-write %.3f + fold %.3f + GC %.3f + map %.3f + padding %.3f"
+                " (flash bytes programmed / host bytes written); %.1f%% of host units into the SLC cache; erases %llu\n",
+                st.write_amplification, st.wa_rmw, st.wa_fold, st.wa_gc, st.wa_map, st.wa_pad, 100 * st.slc_share,
+                (unsigned long long)st.erases);
     if (p->map_cached)
         fprintf(log, "  mapping cache: %u of %u translation units; %llu misses (%.1f%% of requests), %llu write-backs\n",
                p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,

@@ -37,6 +37,12 @@ void results_phase_row(const ssd *d, phase_summary *row, const char *name, const
         for (int i = 0; i < 6; i++) lat[LAT_P50 + i] = n ? ssd_latency_quantile(d, which, qs[i]) / 1000 : NAN;
     }
     row->write_amplification = st.write_amplification;
+    row->wa_rmw = st.wa_rmw;
+    row->wa_fold = st.wa_fold;
+    row->wa_gc = st.wa_gc;
+    row->wa_map = st.wa_map;
+    row->wa_pad = st.wa_pad;
+    row->slc_share = st.slc_share;
     row->gc_units = st.gc_units_written;
     row->erases = st.erases;
     row->slc_bytes_written = st.slc_units_written * ssd_params_of(d)->unit;

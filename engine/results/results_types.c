@@ -28,6 +28,12 @@ hid_t results_summary_type(void)
     F(read_lat_us, lat);
     F(write_lat_us, lat);
     F(write_amplification, H5T_NATIVE_DOUBLE);
+    F(wa_rmw, H5T_NATIVE_DOUBLE);
+    F(wa_fold, H5T_NATIVE_DOUBLE);
+    F(wa_gc, H5T_NATIVE_DOUBLE);
+    F(wa_map, H5T_NATIVE_DOUBLE);
+    F(wa_pad, H5T_NATIVE_DOUBLE);
+    F(slc_share, H5T_NATIVE_DOUBLE);
     F(gc_units, H5T_NATIVE_UINT64);
     F(erases, H5T_NATIVE_UINT64);
     F(slc_bytes_written, H5T_NATIVE_UINT64);
@@ -49,7 +55,7 @@ hid_t results_summary_type(void)
 /* Rows go to the file byte for byte: a padding byte would carry whatever
  * the stack held, and the same run would not give the same file. */
 _Static_assert(sizeof(ssd_interval) == 16 * 8, "ssd_interval must have no padding");
-_Static_assert(sizeof(phase_summary) == 64 + 16 + 8 * (6 + 2 + 14 + 1 + 4 + 3 + 3), "phase_summary must have no padding");
+_Static_assert(sizeof(phase_summary) == 64 + 16 + 8 * (6 + 2 + 14 + 1 + 6 + 4 + 3 + 3), "phase_summary must have no padding");
 
 hid_t results_interval_type(void)
 {

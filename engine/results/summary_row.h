@@ -15,7 +15,8 @@ typedef struct phase_summary {
     double iops, mib_per_s;
     double read_lat_us[LAT_FIELDS];
     double write_lat_us[LAT_FIELDS];
-    double write_amplification;
+    double write_amplification; /* flash bytes programmed / host bytes written */
+    double wa_rmw, wa_fold, wa_gc, wa_map, wa_pad, slc_share; /* its parts (ssdlab.h) */
     uint64_t gc_units, erases;
     uint64_t slc_bytes_written, slc_bytes_read; /* SLC-cache hits */
     /* PCMark's scoring (docs/pcmark-like.md): time with a read or write

@@ -11,6 +11,7 @@
 #include "mm1.h"
 #include "params.h"
 #include "power.h"
+#include "protocol.h"
 #include "sim_config.h"
 #include "workload.h"
 
@@ -66,6 +67,7 @@ static const cfg_key *drive_schema(void)
     CHOICES_FROM("ftl.gc.policy", ftl_gc_policies);
     CHOICES_FROM("ftl.alloc_order", ftl_alloc_orders);
     CHOICES_FROM("ftl.map_cache_policy", mapcache_policies);
+    CHOICES_FROM("host.interface", host_protocols);
     return drive_keys;
 }
 

@@ -88,13 +88,20 @@ const cfg_key ssd_config_keys[] = {
      "Throttled TRIM: share of a core's time the trim work takes while it lasts."},
     {"controller.trim_chunk", CFG_TIME, "ms", "20ms", "1us", "10s", NULL,
      "Throttled TRIM: work done in one go; a command arriving meanwhile waits for it."},
-    {"host.interface", CFG_ENUM, NULL, "sata", NULL, NULL, "sata|nvme", "Host interface protocol."},
+    {"host.interface", CFG_ENUM, NULL, "sata", NULL, NULL, NULL /* from its table, host_protocols (hil/protocol.c) */,
+     "Host interface protocol."},
     {"host.link_rate", CFG_BIT_RATE, "Gb/s", "6Gb/s", "1Mb/s", "1Tb/s", NULL, "Line rate of the host link per lane (SATA 6Gb/s; PCIe 3.0 8Gb/s)."},
     {"host.lanes", CFG_UINT, NULL, "1", "1", "32", NULL, "Lanes of the host link (NVMe: PCIe lanes)."},
     {"host.encoding", CFG_ENUM, NULL, "8b10b", NULL, NULL, "8b10b|128b130b|none", "Line coding of the link (SATA and PCIe 2: 8b10b; PCIe 3 and later: 128b130b)."},
     {"host.protocol_efficiency", CFG_FRACTION, NULL, "0.92", "0.1", "1", NULL,
-     "Share of the coded link rate left for data after framing and protocol overhead."},
-    {"host.command_overhead", CFG_TIME, "us", "1us", "0ns", "1ms", NULL, "Link time of a command and its completion, besides data."},
+     "NVMe: share of the coded link rate left for data after the PCIe packets' headers and framing "
+     "(SATA counts its frames instead: host.fis_time)."},
+    {"host.fis_time", CFG_TIME, "ns", "650ns", "0ns", "100us", NULL,
+     "SATA: link time of one FIS besides its payload (framing, CRC, handshake, turnaround); an NCQ command exchanges "
+     "the command, its acceptance, a DMA setup, a data FIS per 8 KiB and set device bits."},
+    {"host.pcie_latency", CFG_TIME, "ns", "300ns", "0ns", "100us", NULL,
+     "NVMe: one-way latency between host memory and the controller; a doorbell or a posted write takes one, "
+     "a read of host memory (command fetch, write data) two."},
     {"host.max_queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL,
      "Commands each submission queue holds; more wait at the host (SATA NCQ: 32; NVMe: up to 65536)."},
     {"host.queues", CFG_UINT, NULL, "1", "1", "65535", NULL,
@@ -254,11 +261,16 @@ static int load_controller(ssd_params *p, const cfg *c, char *err, size_t errlen
 
 static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
-    p->host = strcmp(cfg_str(c, "host.interface"), "nvme") == 0 ? HOST_NVME : HOST_SATA;
+    p->host = (host_kind)cfg_choice(c, "host.interface");
     double line_bits_per_ns = (double)cfg_uint(c, "host.link_rate") * (double)cfg_uint(c, "host.lanes") * 1e-9;
-    p->link_bytes_per_ns = line_bits_per_ns * encoding_efficiency(cfg_str(c, "host.encoding")) *
-                           cfg_float(c, "host.protocol_efficiency") / 8.0;
-    p->link_command = cfg_uint(c, "host.command_overhead");
+    /* SATA's frames are counted one by one (hil/protocol.c); what is left
+     * of the coded rate is the two ALIGN primitives the link layer sends
+     * in every 256 dwords (SATA 3.x, 7.4.3). PCIe's packets are not
+     * counted: their headers are host.protocol_efficiency. */
+    double framing = p->host == HOST_SATA ? 254.0 / 256.0 : cfg_float(c, "host.protocol_efficiency");
+    p->link_bytes_per_ns = line_bits_per_ns * encoding_efficiency(cfg_str(c, "host.encoding")) * framing / 8.0;
+    p->fis_time = cfg_uint(c, "host.fis_time");
+    p->pcie_latency = cfg_uint(c, "host.pcie_latency");
     p->max_queue_depth = (uint32_t)cfg_uint(c, "host.max_queue_depth");
     p->host_queues = (uint32_t)cfg_uint(c, "host.queues");
     if (p->host == HOST_SATA && p->host_queues > 1)

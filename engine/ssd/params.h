@@ -18,6 +18,7 @@ enum { MAX_BITS_PER_CELL = 4 };
 #define FTL_LOGICAL_LIMIT (UINT64_C(1) << 31)
 
 typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_style;
+/* The order of host.interface's table, host_protocols (hil/protocol.c). */
 typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
 typedef enum slc_kind { SLC_NONE, SLC_STATIC, SLC_DYNAMIC } slc_kind;
 typedef enum trim_mode { TRIM_FREE, TRIM_BLOCKING, TRIM_THROTTLED, TRIM_DEFERRED } trim_mode;
@@ -60,7 +61,8 @@ typedef struct ssd_params {
     /* host link */
     host_kind host;
     double link_bytes_per_ns; /* payload rate after line coding and protocol overhead */
-    sim_time_t link_command;  /* per-command overhead on the link */
+    sim_time_t fis_time;      /* SATA: link time of a FIS besides data */
+    sim_time_t pcie_latency;  /* NVMe: one-way host memory to controller */
     uint32_t max_queue_depth; /* per submission queue */
     uint32_t host_queues;
 

@@ -32,7 +32,7 @@ struct ssd {
     hil h;
     metrics m;
     bool has_flash, has_ftl, has_pu, has_rc, has_map, has_buf, has_hil, has_metrics;
-    uint64_t host_units0, gc_units0, map_units0, erases0; /* at the last reset */
+    uint64_t host_units0, gc_units0, map_units0, folded0, padded0, erases0; /* at the last reset */
     flash_counters flash0;
     uint64_t cache_hits0, slc_written0, map_misses0, map_writebacks0;
 };
@@ -173,6 +173,24 @@ uint32_t ssd_outstanding(const ssd *d) { return d->h.outstanding; }
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->m.latency[op]; }
 double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q) { return metrics_quantile(&d->m, op, q); }
 
+/* Bytes, not units: a write that covers part of a mapping unit programs
+ * the whole unit, and that is amplification too (rmw). */
+static void write_amplification(ssdlab_stats *s, uint32_t unit)
+{
+    double host = (double)s->bytes[SSDLAB_WRITE], u = unit;
+    if (host <= 0) {
+        s->write_amplification = s->wa_rmw = s->wa_fold = s->wa_gc = s->wa_map = s->wa_pad = s->slc_share = NAN;
+        return;
+    }
+    s->wa_rmw = ((double)s->host_units_written * u - host) / host;
+    s->wa_fold = (double)s->fold_units_written * u / host;
+    s->wa_gc = (double)(s->gc_units_written - s->fold_units_written) * u / host;
+    s->wa_map = (double)s->map_units_written * u / host;
+    s->wa_pad = (double)s->pad_units_written * u / host;
+    s->slc_share = s->host_units_written ? (double)s->slc_units_written / (double)s->host_units_written : 0;
+    s->write_amplification = 1 + s->wa_rmw + s->wa_fold + s->wa_gc + s->wa_map + s->wa_pad;
+}
+
 void ssd_stats(const ssd *d, ssdlab_stats *s)
 {
     memset(s, 0, sizeof *s);
@@ -202,10 +220,9 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->suspends = d->fl.n.suspends - d->flash0.suspends;
     s->slc_units_written = d->buf.slc_units_written - d->slc_written0;
     s->slc_units_read = d->fl.n.slc_units_read - d->flash0.slc_units_read;
-    s->write_amplification =
-        s->host_units_written
-            ? (double)(s->host_units_written + s->gc_units_written + s->map_units_written) / (double)s->host_units_written
-            : NAN;
+    s->fold_units_written = d->f.units_folded - d->folded0;
+    s->pad_units_written = d->f.units_padded - d->padded0;
+    write_amplification(s, d->p.unit);
     s->now = now;
 }
 
@@ -220,6 +237,8 @@ void ssd_reset_stats(ssd *d)
     d->host_units0 = d->f.units_written[STREAM_HOST];
     d->gc_units0 = d->f.units_written[STREAM_GC];
     d->map_units0 = d->f.units_written[STREAM_MAP];
+    d->folded0 = d->f.units_folded;
+    d->padded0 = d->f.units_padded;
     d->erases0 = d->f.erases;
     hil_reset_busy(&d->h);
 }

@@ -16,7 +16,7 @@ static const char *const base[] = {
     "nand.blocks_per_plane=64", "nand.page_size=16KiB", "nand.spare_size=2KiB", "nand.bits_per_cell=3",
     "drive.user_capacity=600MB", "nand.t_prog=2ms", "nand.t_prog_slc=250us", "controller.bus_rate=533MT/s",
     "controller.t_bus_command=200ns", "controller.write_buffer=512KiB", "host.interface=nvme", "host.link_rate=8Gb/s",
-    "host.lanes=4", "host.encoding=128b130b", "host.command_overhead=0ns", "host.max_queue_depth=64",
+    "host.lanes=4", "host.encoding=128b130b", "host.pcie_latency=0ns", "host.max_queue_depth=64",
     "controller.fw_write=1us", "slc.size=32MiB", "ftl.idle_time=10ms"};
 
 typedef struct fill {
@@ -146,6 +146,14 @@ Test(slc, idle_folding_restores_the_cache)
     sim_time_t end_of_writes = f.finish[f.done - 1];
     ftl *ftl = ssd_ftl(f.d);
     for (uint32_t die = 0; die < 4; die++) cr_assert_eq(ftl_slc_closed(ftl, die), 0, "die %u still has SLC data", die);
+    /* Every byte went into the cache and out again: write amplification
+     * 1 + fold 1, nothing else. */
+    ssdlab_stats st;
+    ssd_stats(f.d, &st);
+    cr_assert_float_eq(st.slc_share, 1.0, 1e-12, "SLC share %.6f", st.slc_share);
+    cr_assert_float_eq(st.wa_fold, 1.0, 1e-12, "fold %.6f", st.wa_fold);
+    cr_assert_float_eq(st.write_amplification, 2.0, 1e-12, "WA %.6f", st.write_amplification);
+    cr_assert_eq(st.wa_rmw + st.wa_gc + st.wa_map + st.wa_pad, 0);
     /* 32 MiB at 64 MiB/s: about 0.5 s after the 10 ms idle threshold */
     double took = (double)(sim_now(f.s) - end_of_writes) * 1e-9;
     within(took, 0.5, 0.15, "idle folding time (s)");

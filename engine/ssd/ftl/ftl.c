@@ -244,6 +244,7 @@ void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated)
 void ftl_relocate(ftl *f, uint32_t from, uint32_t to)
 {
     uint32_t what = f->p2l[from];
+    f->units_folded += f->blocks[ftl_block_of(f, from)].slc; /* out of the SLC cache: a fold */
     if (what & FTL_MAP_BIT) ftl_map_unit(f, what & ~FTL_MAP_BIT, to, true);
     else ftl_map(f, what, to, true);
 }

@@ -58,6 +58,8 @@ typedef struct ftl {
     gsl_rng *rng;
     uint32_t host_die_cursor; /* position in the striping order */
     uint64_t units_written[STREAM_COUNT];
+    uint64_t units_folded; /* of units_written[STREAM_GC]: moved out of SLC-mode blocks */
+    uint64_t units_padded; /* programmed without data, to close a program unit */
     uint64_t erases;
     uint64_t mapped; /* logical units holding data */
     uint32_t *map_loc; /* DRAM-less: translation unit -> physical unit, FTL_NONE if never written */
@@ -108,6 +110,9 @@ static inline uint32_t ftl_capacity(const ftl *f, uint32_t block)
 uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s);
 /* Closes the (die, stream) open block (it is full). */
 void ftl_close_block(ftl *f, uint32_t die, ftl_stream s);
+
+/* Counts units a program writes without data (padding a program unit). */
+static inline void ftl_count_padding(ftl *f, uint32_t units) { f->units_padded += units; }
 
 /* Next physical unit of the (die, stream) open block, opening a block when
  * needed; FTL_NONE when the die has no free block it may use. Inline: the

@@ -38,6 +38,7 @@ void progunit_flush(progunits *pu)
             uint32_t ppa = ftl_alloc_run(pu->f, die, s, pad, &got);
             if (ppa == FTL_NONE || got != pad) continue; /* cannot happen: a unit never crosses a block */
             pu->pending_padding = pad;
+            ftl_count_padding(pu->f, pad);
             progunit_add(pu, die, s, ppa, got);
         }
     }

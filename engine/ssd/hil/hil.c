@@ -4,7 +4,20 @@
 
 #include "timelines.h"
 
-static void complete_at(hil *h, ssdlab_request *r, sim_time_t t) { sim_schedule_at(h->s, t, h->on_complete, r, 0); }
+/* A command without read data is done in the drive at t (now, or later
+ * for a TRIM's firmware work); its completion then goes up to the host. */
+static void done_at(hil *h, ssdlab_request *r, sim_time_t t)
+{
+    sim_time_t now = sim_now(h->s);
+    if (t > now) sim_schedule_at(h->s, t, h->on_device_done, r, 0);
+    else sim_schedule_at(h->s, h->protocol->done(&h->link, now), h->on_complete, r, 0);
+}
+
+static void on_device_done(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)arg;
+    done_at(ctx, obj, sim_now(s));
+}
 
 /* --- down the path --------------------------------------------------------- */
 
@@ -19,7 +32,7 @@ static void continue_request(hil *h, ssdlab_request *r)
     case SSDLAB_WRITE: buffer_write(h->buf, r); break;
     case SSDLAB_TRIM:
         if (h->map) mapio_dirty(h->map, lpn, n);
-        complete_at(h, r, trim_command(&h->trim, lpn, n));
+        done_at(h, r, trim_command(&h->trim, lpn, n));
         break;
     }
 }
@@ -50,7 +63,7 @@ static void admit(hil *h, ssdlab_request *r)
     sim_time_t cost = r->op == SSDLAB_READ ? h->p->fw_read : r->op == SSDLAB_WRITE ? h->p->fw_write : h->p->fw_trim;
     cost += (sim_time_t)(req_units(h->p, r) - 1) * h->p->fw_per_unit;
     power_deposit(h->power, (double)cost * 1e-9 * h->power->controller_active_extra_w);
-    r->start = max_time(sim_now(h->s), h->core_free[best]);
+    r->start = max_time(h->protocol->command(&h->link, sim_now(h->s)), h->core_free[best]);
     sim_time_t end = r->start + cost;
     h->core_free[best] = end;
     sim_schedule_at(h->s, end, h->on_fw_done, r, 0);
@@ -78,8 +91,7 @@ int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 void hil_move_in(void *ctx, ssdlab_request *r)
 {
     hil *h = ctx;
-    sim_time_t in = link_transfer(h->p, h->link_free, h->power, sim_now(h->s), LINK_TO_DEVICE, r->bytes);
-    sim_schedule_at(h->s, in, h->on_data_in, r, 0);
+    sim_schedule_at(h->s, h->protocol->data_in(&h->link, sim_now(h->s), r->bytes), h->on_data_in, r, 0);
 }
 
 static void on_data_in(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -95,8 +107,8 @@ void hil_buffer_done(void *ctx, ssdlab_request *r)
 {
     hil *h = ctx;
     sim_time_t now = sim_now(h->s);
-    if (r->op == SSDLAB_READ) complete_at(h, r, link_transfer(h->p, h->link_free, h->power, now, LINK_TO_HOST, r->bytes));
-    else complete_at(h, r, now);
+    if (r->op == SSDLAB_READ) sim_schedule_at(h->s, h->protocol->read_done(&h->link, now, r->bytes), h->on_complete, r, 0);
+    else done_at(h, r, now);
 }
 
 static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -141,7 +153,8 @@ void hil_reset_busy(hil *h)
 int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power)
 {
     const ssd_params *p = f->p;
-    *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power};
+    *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power,
+               .link = {.p = p, .power = power}, .protocol = &host_protocols[p->host]};
     h->core_free = calloc(p->cores, sizeof *h->core_free);
     h->queue_outstanding = calloc(p->host_queues, sizeof *h->queue_outstanding);
     h->admission = calloc(p->host_queues, sizeof *h->admission);
@@ -149,6 +162,7 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
     h->on_fw_done = sim_register_handler(s, "hil.firmware_done", on_fw_done, h);
     h->on_data_in = sim_register_handler(s, "hil.data_in", on_data_in, h);
     h->on_complete = sim_register_handler(s, "hil.complete", on_complete, h);
+    h->on_device_done = sim_register_handler(s, "hil.device_done", on_device_done, h);
     h->on_idle = sim_register_handler(s, "hil.idle", on_idle, h);
     trim_init(&h->trim, s, f, buf, tm, h->core_free, &h->idle);
     return 0;

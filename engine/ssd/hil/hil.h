@@ -13,6 +13,7 @@
 #include "buffer.h"
 #include "mapio.h"
 #include "progunit.h"
+#include "protocol.h"
 #include "reclaim.h"
 #include "request_units.h"
 #include "trim.h"
@@ -28,7 +29,8 @@ typedef struct hil {
     power_model *power;
     trim_work trim;
     sim_time_t *core_free;
-    sim_time_t link_free[2];
+    host_link link;
+    const host_protocol *protocol;
     uint32_t outstanding;
     uint32_t rw_pending;         /* reads and writes submitted, not yet complete (admitted or waiting) */
     sim_time_t busy_since;       /* when rw_pending last rose from 0 */
@@ -38,7 +40,7 @@ typedef struct hil {
     uint64_t submitted;          /* requests since creation: the next request's id */
     bool idle;
     sim_event idle_timer;
-    sim_handler_id on_fw_done, on_data_in, on_complete, on_idle;
+    sim_handler_id on_fw_done, on_data_in, on_complete, on_device_done, on_idle;
     void (*completed)(void *ctx, const ssdlab_request *r);
     void *completed_ctx;
 } hil;

@@ -327,6 +327,10 @@ void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
         ftl_map_unit(&d->f, tu, ppa, false);
         if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) ftl_collect_now(&d->f, die);
     }
+    /* The firmware's idle work has had its time, as it would have before
+     * any test: background GC has collected to its threshold (the SLC
+     * cache is empty already: the fast path writes native blocks). */
+    for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
     size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
     for (size_t b = 0; b < nblocks; b++) flash_set_programmed(&d->fl, (uint32_t)b, d->f.blocks[b].write_ptr);
     /* The program units the fast path left part-filled are programmed too:

@@ -45,7 +45,8 @@ for i in 0 13 23; do
     sets=$(echo "$line" | awk '{for (k = 6; k <= NF; k++) printf " --set %s", $k}')
     # shellcheck disable=SC2086
     "$ssdlab" run -d example-sata-480 --set nand.blocks_per_plane=40 \
-        --set workload.precondition=steady --set workload.steady_overwrites=1 --set workload.read_share=0 \
+        --set workload.precondition=steady --set workload.steady_overwrites=1 --set ftl.gc.background_threshold=0 \
+        --set workload.read_share=0 \
         --set workload.requests=100000 $sets --seed "$seed" -o "single$i.h5" > /dev/null
 done
 # the first six points again, one after another (as -j 1 would), elsewhere

@@ -349,3 +349,60 @@ Test(state, gc_burst_quota_bounds_the_victims_of_a_burst)
     cr_assert_lt(capped.mean_free + 1, uncapped.mean_free, "free blocks per die: %.1f with the quota, %.1f without",
                  capped.mean_free, uncapped.mean_free);
 }
+
+/* --- the starting state ---------------------------------------------------- */
+
+static uint32_t fewest_free_blocks(driver *v)
+{
+    uint32_t least = UINT32_MAX;
+    for (uint32_t die = 0; die < ssd_params_of(v->d)->dies; die++) {
+        uint32_t n = ftl_free_blocks(ssd_ftl(v->d), die);
+        if (n < least) least = n;
+    }
+    return least;
+}
+
+/* Random 4 KiB writes at QD 16, at once or after one read (a command,
+ * after which the drive falls idle) and an idle time; returns their IOPS.
+ * (drive_requests runs until nothing is left: idle work included.) */
+static double writes_after(driver *v, bool idle, uint32_t *free_before)
+{
+    ssd_reset_stats(v->d);
+    if (idle) {
+        v->read_share = 1;
+        drive_requests(v, 1, 1);
+        sim_time_t until = sim_now(v->s) + SIM_SEC(600);
+        sim_run(v->s, until);
+        sim_advance_to(v->s, until);
+    }
+    *free_before = fewest_free_blocks(v);
+    v->read_share = 0;
+    sim_time_t start = sim_now(v->s);
+    drive_requests(v, v->units / 4, 16);
+    return (double)(v->units / 4) / ((double)(sim_now(v->s) - start) * 1e-9);
+}
+
+/* Preconditioning ends where the firmware's idle work would leave the
+ * drive (background GC up to ftl.gc.background_threshold free blocks per
+ * die), so a run right after it matches one that idles 10 minutes first. */
+Test(state, preconditioning_ends_where_idle_work_would_leave_the_drive)
+{
+    const char *sets[] = {"ftl.gc.background_threshold=8", "ftl.idle_time=100ms"};
+    driver a, b;
+    open_small(&a, sets, 2);
+    open_small(&b, sets, 2);
+    ssd_precondition(a.d, 2 * a.units, a.rng);
+    ssd_precondition(b.d, 2 * b.units, b.rng);
+    cr_assert_geq(fewest_free_blocks(&a), 8, "settled: every die at the background threshold (fewest %u)",
+                  fewest_free_blocks(&a));
+    uint32_t free_straight, free_idled;
+    double straight = writes_after(&a, false, &free_straight), idled = writes_after(&b, true, &free_idled);
+    cr_assert_eq(free_straight, free_idled, "free blocks: %u right after preconditioning, %u after 10 min idle", free_straight,
+                 free_idled);
+    cr_assert_lt(fabs(straight / idled - 1), 0.02, "random writes right after preconditioning %.0f IOPS, after 10 min idle %.0f",
+                 straight, idled);
+    check(&a);
+    check(&b);
+    close_small(&a);
+    close_small(&b);
+}

@@ -414,16 +414,32 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     return moved;
 }
 
-uint64_t ftl_collect_now(ftl *f, uint32_t die)
+/* Collects victims on a die while it has fewer than `free_blocks` free
+ * ones and a victim frees anything, adding the units moved to *moved;
+ * false when the GC stream ran out of blocks. */
+static bool collect_until(ftl *f, uint32_t die, uint32_t free_blocks, uint64_t *moved)
 {
-    uint64_t moved = 0;
-    while (ftl_free_blocks(f, die) <= f->p->gc_threshold) {
+    while (ftl_free_blocks(f, die) < free_blocks) {
         uint32_t victim = ftl_pick_victim(f, die);
         if (victim == FTL_NONE) break;
         int64_t n = relocate_and_erase(f, die, victim);
-        if (n < 0) return moved;
-        moved += (uint64_t)n;
+        if (n < 0) return false;
+        *moved += (uint64_t)n;
     }
+    return true;
+}
+
+uint64_t ftl_collect_idle(ftl *f, uint32_t die)
+{
+    uint64_t moved = 0;
+    collect_until(f, die, f->p->gc_background_threshold, &moved);
+    return moved;
+}
+
+uint64_t ftl_collect_now(ftl *f, uint32_t die)
+{
+    uint64_t moved = 0;
+    if (!collect_until(f, die, f->p->gc_threshold + 1, &moved)) return moved;
     /* A wear-levelling move frees no space, so it is made only when GC has
      * just left the die with more than it needs. */
     if (ftl_free_blocks(f, die) > f->p->gc_threshold) {

@@ -215,6 +215,10 @@ void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
 /* Collects victims on a die until it has more than the GC threshold of
  * free blocks; returns units relocated. */
 uint64_t ftl_collect_now(ftl *f, uint32_t die);
+/* What idle time's background GC does, at once: collects victims on a die
+ * until it has ftl.gc.background_threshold free blocks (or no victim frees
+ * anything); returns units relocated. */
+uint64_t ftl_collect_idle(ftl *f, uint32_t die);
 
 /* After the fast path: the open blocks' write pointers move to the next
  * program-unit boundary (the part-filled units count as programmed), so

@@ -83,7 +83,13 @@ const cfg_key ssd_config_keys[] = {
 
     {"controller.trim_mode", CFG_ENUM, NULL, "free", NULL, NULL, "free|blocking|throttled|deferred",
      "Cost of TRIM: free (only fw_trim); blocking (no command is served until trim_cost per GiB is done); throttled (the work shares the firmware with commands); deferred (done in idle time: until then the space is not reclaimed)."},
-    {"controller.trim_cost", CFG_TIME, "ms", "0ms", "0ns", "10s", NULL, "Firmware work per GiB trimmed (blocking, throttled, deferred)."},
+    {"controller.trim_cost", CFG_TIME, "ms", "0ms", "0ns", "10s", NULL,
+     "Firmware work per GiB trimmed, given outright (blocking, throttled, deferred); 0 derives it from the mapping "
+     "table's memory (controller.dram_access, controller.sram_access) and, DRAM-less, the translation units read."},
+    {"controller.dram_access", CFG_TIME, "ns", "90ns", "1ns", "10us", NULL,
+     "Time of one random access of the firmware to the controller's DRAM (the mapping table, a DRAM drive's block table)."},
+    {"controller.sram_access", CFG_TIME, "ns", "10ns", "1ns", "10us", NULL,
+     "Time of one random access of the firmware to the controller's SRAM (a DRAM-less drive's cached mapping and block table)."},
     {"controller.trim_share", CFG_FRACTION, NULL, "50%", "0.01", "1", NULL,
      "Throttled TRIM: share of a core's time the trim work takes while it lasts."},
     {"controller.trim_chunk", CFG_TIME, "ms", "20ms", "1us", "10s", NULL,
@@ -378,6 +384,25 @@ static int derive_slc_and_spare(ssd_params *p, const cfg *c, char *err, size_t e
     return 0;
 }
 
+/* TRIM's firmware work, unless given per GiB (controller.trim_cost): each
+ * unit trimmed costs two accesses to where the table lives (its mapping
+ * entry, and its block's valid count), and on a DRAM-less drive each
+ * translation unit of the range that is not cached is read from the flash
+ * first (an array read of the mean page type, its transfer, its decode),
+ * one after the other: the firmware walks the range in order. */
+static void derive_trim(ssd_params *p, const cfg *c)
+{
+    if (p->trim_ns_per_byte > 0) return;
+    sim_time_t access = cfg_uint(c, p->map_cached ? "controller.sram_access" : "controller.dram_access");
+    p->trim_unit_ns = 2 * access;
+    if (!p->map_cached) return;
+    sim_time_t t_read = 0;
+    for (uint32_t i = 0; i < p->bits_per_cell; i++) t_read += p->t_read[i];
+    /* a translation unit is one mapping unit, moved with its share of the spare area */
+    uint64_t bytes = p->unit + (uint64_t)p->spare_size * p->unit / p->page_size;
+    p->trim_map_read_ns = t_read / p->bits_per_cell + params_bus_time(p, bytes) + p->ecc_decode;
+}
+
 int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -385,5 +410,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     if (load_controller(p, c, err, errlen) || load_host(p, c, err, errlen)) return -1;
     load_ftl(p, c);
     if (derive_geometry(p, c, err, errlen)) return -1;
-    return derive_slc_and_spare(p, c, err, errlen);
+    if (derive_slc_and_spare(p, c, err, errlen)) return -1;
+    derive_trim(p, c);
+    return 0;
 }

@@ -54,7 +54,9 @@ typedef struct ssd_params {
     uint32_t slc_fold_jobs;    /* dies that fold at once in foreground folding; 0 = all */
     bool flush_on_idle;    /* program part-filled program units, padded, in idle time */
     trim_mode trim;
-    double trim_ns_per_byte;  /* firmware work of trimming */
+    double trim_ns_per_byte;  /* firmware work of trimming, given per GiB (0: derived) */
+    sim_time_t trim_unit_ns;     /* derived: work per unit trimmed */
+    sim_time_t trim_map_read_ns; /* derived, DRAM-less: per translation unit read first */
     double trim_share;        /* throttled: share of a core the work takes */
     sim_time_t trim_chunk;    /* throttled: work done in one go */
 

@@ -172,3 +172,72 @@ Test(trim, free_unmaps_at_once)
     cr_assert_eq(g.trim.finish - g.trim.arrival, 10000 + 3 * 650, "fw_trim and the FISes only");
     close_rig(&g);
 }
+
+/* --- TRIM's work from where the mapping table lives ------------------------ */
+
+/* How long a blocking TRIM of `mib` MiB at offset 0 takes from submission,
+ * on an idle drive of `capacity` with its work derived (no trim_cost). */
+static sim_time_t derived_trim_latency(const char *capacity, const char *mapping, uint32_t mib, const ssd_params **params,
+                                       rig *g)
+{
+    memset(g, 0, sizeof *g);
+    g->c = cfg_create(ssdlab_schema());
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) cfg_set_override(g->c, base[i]);
+    const char *sets[] = {"controller.trim_mode=blocking", "controller.trim_cost=0", capacity, mapping, "ftl.map_cache=4KiB"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) cfg_set_override(g->c, sets[i]);
+    cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
+    sim_options o = sim_options_from_config(g->c);
+    g->s = sim_create(&o);
+    char err[256];
+    g->d = ssd_create(g->s, g->c, err, sizeof err);
+    cr_assert_not_null(g->d, "%s", err);
+    ssd_precondition(g->d, 0, NULL);
+    g->trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = mib << 20};
+    cr_assert_eq(ssd_submit(g->d, &g->trim, trim_done, NULL), 0);
+    sim_run(g->s, SIM_TIME_MAX);
+    *params = ssd_params_of(g->d);
+    return g->trim.finish - g->trim.arrival;
+}
+
+/* The command's three FISes of 650 ns and its 10 us of firmware, besides
+ * the work. */
+static const sim_time_t trim_command_ns = 3 * 650 + 10000;
+
+/* A DRAM table: two DRAM accesses of 90 ns per unit (its entry, its
+ * block's valid count): 256 MiB is 65,536 units, 11.8 ms, whatever the
+ * drive's capacity; twice the range, twice the work. */
+Test(trim, dram_work_is_two_accesses_per_unit_at_any_capacity)
+{
+    rig g;
+    const ssd_params *p;
+    for (int k = 0; k < 2; k++) {
+        const char *capacity = k ? "drive.user_capacity=300MB" : "drive.user_capacity=600MB";
+        sim_time_t t256 = derived_trim_latency(capacity, "ftl.mapping=dram", 256, &p, &g);
+        close_rig(&g);
+        sim_time_t t128 = derived_trim_latency(capacity, "ftl.mapping=dram", 128, &p, &g);
+        close_rig(&g);
+        cr_assert_eq(t256, trim_command_ns + 65536 * 2 * 90, "%s: 256 MiB in %llu ns", capacity, (unsigned long long)t256);
+        cr_assert_eq(t128, trim_command_ns + 32768 * 2 * 90, "%s: 128 MiB in %llu ns", capacity, (unsigned long long)t128);
+    }
+}
+
+/* DRAM-less: two SRAM accesses of 10 ns per unit, and first each of the
+ * range's translation units the cache does not hold (a unit of 1,024
+ * entries: 4 MiB of the drive; the cache holds one) read from the flash:
+ * the mean tR, the unit's transfer with its spare share, the decode. */
+Test(trim, dramless_work_reads_the_translation_units_it_lacks_at_any_capacity)
+{
+    rig g;
+    const ssd_params *p;
+    for (int k = 0; k < 2; k++) {
+        const char *capacity = k ? "drive.user_capacity=300MB" : "drive.user_capacity=600MB";
+        sim_time_t t = derived_trim_latency(capacity, "ftl.mapping=cached", 256, &p, &g);
+        double t_read = 0;
+        for (uint32_t i = 0; i < p->bits_per_cell; i++) t_read += (double)p->t_read[i];
+        double map_read = floor(t_read / p->bits_per_cell) + (double)params_bus_time(p, 4096 + p->spare_size / 4) +
+                          (double)p->ecc_decode;
+        double want = (double)trim_command_ns + 65536 * 2 * 10 + 64 * map_read;
+        close_rig(&g);
+        cr_assert_eq((double)t, want, "%s: 256 MiB in %llu ns, closed form %.0f", capacity, (unsigned long long)t, want);
+    }
+}

@@ -32,6 +32,8 @@ typedef struct mapcache {
 int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned policy);
 void mapcache_free(mapcache *m);
 
+/* True when the page is cached; changes nothing. */
+static inline bool mapcache_has(const mapcache *m, uint32_t page) { return m->slot_of_page[page] != MAPCACHE_NONE; }
 /* True when the page is cached (under lru it becomes the most recent). */
 bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty);
 /* Caches a page that is not cached. When the cache was full, the least

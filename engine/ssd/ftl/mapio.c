@@ -35,6 +35,21 @@ void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n)
         if (!mapcache_touch(&m->cache, p, true)) insert(m, p, true);
 }
 
+/* A translation unit the flash holds (written, programmed) and the cache
+ * does not: a read to bring it in. */
+static bool must_read(const mapio *m, uint32_t page)
+{
+    uint32_t at = m->f->map_loc[page];
+    return !mapcache_has(&m->cache, page) && at != FTL_NONE && flash_programmed(m->fl, at);
+}
+
+uint32_t mapio_uncached(const mapio *m, uint32_t lpn, uint32_t n)
+{
+    uint32_t reads = 0;
+    for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) reads += must_read(m, p);
+    return reads;
+}
+
 bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n)
 {
     for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) {

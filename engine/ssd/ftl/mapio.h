@@ -31,6 +31,9 @@ int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc);
 void mapio_free(mapio *m);
 /* Marks the translation units of logical units [lpn, lpn + n) dirty. */
 void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n);
+/* Translation units of [lpn, lpn + n) a change must read from the flash
+ * first: held there and not cached. Changes nothing. */
+uint32_t mapio_uncached(const mapio *m, uint32_t lpn, uint32_t n);
 /* True when every translation unit of [lpn, lpn + n) is cached; else reads
  * the first missing one for r from flash and returns false (r resumes
  * through the resume callback once it is in). */

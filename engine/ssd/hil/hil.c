@@ -30,10 +30,12 @@ static void continue_request(hil *h, ssdlab_request *r)
     switch (r->op) {
     case SSDLAB_READ: buffer_read(h->buf, r); break;
     case SSDLAB_WRITE: buffer_write(h->buf, r); break;
-    case SSDLAB_TRIM:
+    case SSDLAB_TRIM: {
+        uint32_t map_reads = h->map ? mapio_uncached(h->map, lpn, n) : 0;
         if (h->map) mapio_dirty(h->map, lpn, n);
-        done_at(h, r, trim_command(&h->trim, lpn, n));
+        done_at(h, r, trim_command(&h->trim, lpn, n, map_reads));
         break;
+    }
     }
 }
 

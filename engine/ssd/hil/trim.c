@@ -2,6 +2,12 @@
 
 #include "timelines.h"
 
+/* The work of one unit: given per GiB, or derived (params.c). */
+static sim_time_t trim_unit_work(const ssd_params *p)
+{
+    return p->trim_ns_per_byte > 0 ? (sim_time_t)(p->trim_ns_per_byte * p->unit) : p->trim_unit_ns;
+}
+
 void trim_start_worker(trim_work *t)
 {
     if (t->worker || (!t->backlog && !(t->tm->pending && *t->idle))) return;
@@ -35,7 +41,7 @@ static void on_work(sim *s, void *ctx, void *obj, uint64_t done)
     }
     trimmap_apply(t->tm, t->f, done);
     if (t->tm->pending && *t->idle) {
-        sim_time_t per_unit = (sim_time_t)(t->p->trim_ns_per_byte * t->p->unit) + 1;
+        sim_time_t per_unit = trim_unit_work(t->p) + 1;
         uint64_t n = t->p->trim_chunk / per_unit + 1;
         if (n > t->tm->pending) n = t->tm->pending;
         sim_schedule_in(s, n * per_unit, t->on_work, t, n);
@@ -50,10 +56,11 @@ void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, sim_time_
     t->on_work = sim_register_handler(s, "trim.work", on_work, t);
 }
 
-sim_time_t trim_command(trim_work *t, uint32_t lpn0, uint32_t n)
+sim_time_t trim_command(trim_work *t, uint32_t lpn0, uint32_t n, uint32_t map_reads)
 {
     sim_time_t now = sim_now(t->s);
-    sim_time_t work = (sim_time_t)(t->p->trim_ns_per_byte * (double)n * t->p->unit);
+    sim_time_t work = t->p->trim_ns_per_byte > 0 ? (sim_time_t)(t->p->trim_ns_per_byte * (double)n * t->p->unit)
+                                                  : (sim_time_t)n * t->p->trim_unit_ns + (sim_time_t)map_reads * t->p->trim_map_read_ns;
     if (t->p->trim == TRIM_DEFERRED) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t lpn = lpn0 + i;

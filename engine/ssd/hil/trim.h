@@ -2,7 +2,8 @@
  * free (only the command's firmware time); blocking (every core is held
  * until the work is done); throttled (the work takes a share of a core's
  * time, in chunks); deferred (the units read as trimmed at once, and are
- * deallocated in idle time, at trim_cost per GiB). */
+ * deallocated in idle time). The work per unit is trim_cost per GiB when
+ * given, else derived from where the mapping table lives (params.c). */
 #ifndef SSDLAB_TRIM_H
 #define SSDLAB_TRIM_H
 
@@ -25,9 +26,10 @@ typedef struct trim_work {
 } trim_work;
 
 void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, sim_time_t *core_free, const bool *idle);
-/* Trims units [lpn, lpn + n) at the current time; returns when the command
+/* Trims units [lpn, lpn + n) at the current time, having first read
+ * map_reads translation units (DRAM-less); returns when the command
  * completes. */
-sim_time_t trim_command(trim_work *t, uint32_t lpn, uint32_t n);
+sim_time_t trim_command(trim_work *t, uint32_t lpn, uint32_t n, uint32_t map_reads);
 /* Starts the work in the background, if any is due (throttled backlog, or
  * deferred units while idle). */
 void trim_start_worker(trim_work *t);

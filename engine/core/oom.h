@@ -6,7 +6,7 @@
  * LUA_ERRMEM), the allocation site raises, and control jumps back to the
  * innermost frame that asked to catch it: the simulator's run loop, which
  * stops the run there (SIM_STOP_FAILED) so that what ran can still be
- * reported, marked interrupted. A reserve set aside beforehand is given
+ * reported, with the status 'out of memory'. A reserve set aside beforehand is given
  * back at the raise, so the reporting has memory to work with.
  *
  *     oom_frame f;
@@ -21,7 +21,6 @@
 #define SSDLAB_OOM_H
 
 #include <setjmp.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct oom_frame {

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "pcmark8.h"
-#include "oom.h"
 #include "reqpool.h"
 #include "stats.h"
 #include "submit.h"
@@ -116,7 +115,6 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
     (void)s, (void)ctx, (void)arg;
     replay *p = obj;
     ssdlab_request *r = reqpool_take(&p->pool);
-    if (!r) oom_raise("requests");
     submit(p, r);
     schedule_next_arrival(p);
 }
@@ -229,7 +227,6 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
     } else {
         for (uint32_t i = 0; i < p->depth && load_next(p); i++) {
             ssdlab_request *r = reqpool_take(&p->pool);
-            if (!r) oom_raise("requests");
             submit(p, r);
         }
     }

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "oom.h"
+
 enum { CHUNK = 256 };
 
 typedef struct pooled {
@@ -17,7 +19,7 @@ ssdlab_request *reqpool_take(reqpool *p)
         if (chunks) p->chunks = chunks;
         if (!chunk || !chunks) {
             free(chunk);
-            return NULL;
+            oom_raise("requests");
         }
         p->chunks[p->chunk_count++] = chunk;
         for (int i = 0; i < CHUNK; i++) {

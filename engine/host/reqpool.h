@@ -15,7 +15,7 @@ typedef struct reqpool {
     size_t chunk_count;
 } reqpool;
 
-/* NULL when out of memory. */
+/* A free record; out of memory, it raises (oom.h). */
 ssdlab_request *reqpool_take(reqpool *p);
 void reqpool_give(reqpool *p, ssdlab_request *r);
 void reqpool_free(reqpool *p);

@@ -3,7 +3,6 @@
 #include "generator.h"
 #include "replay.h"
 #include "submit.h"
-#include "oom.h"
 #include "reqpool.h"
 
 #include <stdlib.h>
@@ -176,7 +175,6 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
     workload *w = obj;
     if (w->stopping || issue_budget_spent(w)) return;
     ssdlab_request *r = reqpool_take(&w->pool);
-    if (!r) oom_raise("requests");
     issue(w, r);
     double gap = w->poisson ? gsl_ran_exponential(w->rng, 1 / w->rate) : 1 / w->rate;
     sim_schedule_in(s, sim_time_from_sec(gap), w->on_arrival, w, 0);

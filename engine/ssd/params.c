@@ -398,9 +398,8 @@ static void derive_trim(ssd_params *p, const cfg *c)
     if (!p->map_cached) return;
     sim_time_t t_read = 0;
     for (uint32_t i = 0; i < p->bits_per_cell; i++) t_read += p->t_read[i];
-    /* a translation unit is one mapping unit, moved with its share of the spare area */
-    uint64_t bytes = p->unit + (uint64_t)p->spare_size * p->unit / p->page_size;
-    p->trim_map_read_ns = t_read / p->bits_per_cell + params_bus_time(p, bytes) + p->ecc_decode;
+    /* a translation unit is one mapping unit */
+    p->trim_map_read_ns = t_read / p->bits_per_cell + params_bus_time(p, params_bus_bytes(p, 1)) + p->ecc_decode;
 }
 
 int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)

@@ -122,6 +122,14 @@ static inline sim_time_t params_bus_time(const ssd_params *p, uint64_t bytes)
     return p->t_bus_command + (sim_time_t)((double)bytes / p->bus_bytes_per_ns + 0.5);
 }
 
+/* Bytes that move over a channel with `units` mapping units: they take
+ * their share of the page's spare area (ECC parity) with them. */
+static inline uint64_t params_bus_bytes(const ssd_params *p, uint32_t units)
+{
+    uint64_t user = (uint64_t)units * p->unit;
+    return user + user * p->spare_size / p->page_size;
+}
+
 static inline sim_time_t params_link_time(const ssd_params *p, uint64_t bytes)
 {
     return (sim_time_t)((double)bytes / p->link_bytes_per_ns + 0.5);

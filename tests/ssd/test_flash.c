@@ -73,12 +73,12 @@ static txn *tagged(rig *g, flash_kind kind, uint32_t ppa, uint32_t units, uint32
 static sim_time_t read_cost(const rig *g, uint32_t ppa, uint32_t units)
 {
     return g->p.t_read[params_page_type(&g->p, ppa % g->p.units_per_block)] +
-           params_bus_time(&g->p, flash_bus_bytes(&g->p, units)) + g->p.ecc_decode;
+           params_bus_time(&g->p, params_bus_bytes(&g->p, units)) + g->p.ecc_decode;
 }
 
 static sim_time_t program_cost(const rig *g, uint32_t units)
 {
-    return params_bus_time(&g->p, flash_bus_bytes(&g->p, units)) + g->p.t_prog[0];
+    return params_bus_time(&g->p, params_bus_bytes(&g->p, units)) + g->p.t_prog[0];
 }
 
 Test(flash, one_read_takes_array_time_transfer_and_decode)
@@ -141,7 +141,7 @@ static void submit_late_read(sim *s, void *ctx, void *obj, uint64_t arg)
  * the read waits for the program. */
 static sim_time_t read_arrival(const rig *g)
 {
-    return params_bus_time(&g->p, flash_bus_bytes(&g->p, g->p.units_per_program)) + sim_time_from_sec(100e-6);
+    return params_bus_time(&g->p, params_bus_bytes(&g->p, g->p.units_per_program)) + sim_time_from_sec(100e-6);
 }
 
 static void program_then_read(bool suspend, sim_time_t *read_done, sim_time_t *program_done, rig *g)

@@ -23,7 +23,9 @@ typedef struct rig {
     unsigned seed;
 } rig;
 
-static void open_rig(rig *g, const char *mode)
+/* The base drive with a TRIM mode and further overrides (NULL-ended),
+ * preconditioned with a fill. */
+static void open_rig_with(rig *g, const char *mode, const char *const *more)
 {
     memset(g, 0, sizeof *g);
     g->c = cfg_create(ssdlab_schema());
@@ -31,6 +33,7 @@ static void open_rig(rig *g, const char *mode)
     char set[64];
     snprintf(set, sizeof set, "controller.trim_mode=%s", mode);
     cfg_set_override(g->c, set);
+    for (; more && *more; more++) cfg_set_override(g->c, *more);
     cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
     sim_options o = sim_options_from_config(g->c);
     g->s = sim_create(&o);
@@ -39,6 +42,8 @@ static void open_rig(rig *g, const char *mode)
     cr_assert_not_null(g->d, "%s", err);
     ssd_precondition(g->d, 0, NULL);
 }
+
+static void open_rig(rig *g, const char *mode) { open_rig_with(g, mode, NULL); }
 
 static void close_rig(rig *g)
 {
@@ -180,18 +185,7 @@ Test(trim, free_unmaps_at_once)
 static sim_time_t derived_trim_latency(const char *capacity, const char *mapping, uint32_t mib, const ssd_params **params,
                                        rig *g)
 {
-    memset(g, 0, sizeof *g);
-    g->c = cfg_create(ssdlab_schema());
-    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) cfg_set_override(g->c, base[i]);
-    const char *sets[] = {"controller.trim_mode=blocking", "controller.trim_cost=0", capacity, mapping, "ftl.map_cache=4KiB"};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) cfg_set_override(g->c, sets[i]);
-    cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
-    sim_options o = sim_options_from_config(g->c);
-    g->s = sim_create(&o);
-    char err[256];
-    g->d = ssd_create(g->s, g->c, err, sizeof err);
-    cr_assert_not_null(g->d, "%s", err);
-    ssd_precondition(g->d, 0, NULL);
+    open_rig_with(g, "blocking", (const char *const[]){"controller.trim_cost=0", capacity, mapping, "ftl.map_cache=4KiB", NULL});
     g->trim = (ssdlab_request){.op = SSDLAB_TRIM, .offset = 0, .bytes = mib << 20};
     cr_assert_eq(ssd_submit(g->d, &g->trim, trim_done, NULL), 0);
     sim_run(g->s, SIM_TIME_MAX);
@@ -234,7 +228,7 @@ Test(trim, dramless_work_reads_the_translation_units_it_lacks_at_any_capacity)
         sim_time_t t = derived_trim_latency(capacity, "ftl.mapping=cached", 256, &p, &g);
         double t_read = 0;
         for (uint32_t i = 0; i < p->bits_per_cell; i++) t_read += (double)p->t_read[i];
-        double map_read = floor(t_read / p->bits_per_cell) + (double)params_bus_time(p, 4096 + p->spare_size / 4) +
+        double map_read = floor(t_read / p->bits_per_cell) + (double)params_bus_time(p, params_bus_bytes(p, 1)) +
                           (double)p->ecc_decode;
         double want = (double)trim_command_ns + 65536 * 2 * 10 + 64 * map_read;
         close_rig(&g);

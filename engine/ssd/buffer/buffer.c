@@ -63,20 +63,21 @@ static void map_run(buffer *b, ssdlab_request *r, uint32_t done, uint32_t ppa, u
 static bool place_write(buffer *b, ssdlab_request *r)
 {
     uint32_t n = req_units(b->p, r);
-    while (req_priv(r)->placed < n) {
+    req_state *st = req_priv(r);
+    while (st->placed < n) {
         ftl_stream s;
         uint32_t die = host_target(b, &s);
         if (die == FTL_NONE) return false;
         uint32_t got;
-        uint32_t ppa = ftl_alloc_run(b->f, die, s, n - req_priv(r)->placed, &got);
+        uint32_t ppa = ftl_alloc_run(b->f, die, s, n - st->placed, &got);
         if (s == STREAM_SLC) b->slc_units_written += got;
         ftl_burst_host(b->f, die, got);
-        map_run(b, r, req_priv(r)->placed, ppa, got);
+        map_run(b, r, st->placed, ppa, got);
         if ((ftl_offset_of(b->f, ppa) + got) % ftl_program_units(b->f, ftl_block_of(b->f, ppa)) == 0)
             ftl_advance_host_die(b->f);
         progunit_add(b->pu, die, s, ppa, got);
         reclaim_after_alloc(b->rc, die);
-        req_priv(r)->placed += got;
+        st->placed += got;
     }
     return true;
 }
@@ -118,22 +119,24 @@ static bool read_partial_edges(buffer *b, ssdlab_request *r)
     uint32_t edges[2], n = 0;
     if (head_partial) edges[n++] = head;
     if (tail_partial && (tail != head || !head_partial)) edges[n++] = tail;
-    req_priv(r)->pending = 0;
+    req_state *st = req_priv(r);
+    st->pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ppa = ftl_lookup(b->f, edges[i]);
         if (!in_flash(b, edges[i], ppa)) continue; /* nothing to merge, or the old data is in the buffer */
         txn *t = flash_txn(b->fl, TX_RMW_READ, ftl_die_of(b->f, ppa), ppa, 1);
         t->req = r;
-        req_priv(r)->pending++;
+        st->pending++;
         flash_submit(b->fl, t);
     }
-    return req_priv(r)->pending > 0;
+    return st->pending > 0;
 }
 
 void buffer_write(buffer *b, ssdlab_request *r)
 {
-    if (!req_priv(r)->merged && read_partial_edges(b, r)) return;
-    req_priv(r)->placed = 0;
+    req_state *st = req_priv(r);
+    if (!st->merged && read_partial_edges(b, r)) return;
+    st->placed = 0;
     if (!b->waiting.head && b->used + req_units(b->p, r) <= b->units) start_data_in(b, r);
     else req_push(&b->waiting, r);
 }
@@ -189,9 +192,10 @@ static void read_ahead(buffer *b, uint32_t lpn0, uint32_t n)
 void buffer_read(buffer *b, ssdlab_request *r)
 {
     uint32_t n = req_units(b->p, r), lpn0 = req_first_unit(b->p, r);
-    req_priv(r)->pending = read_units(b, r, lpn0, n);
+    req_state *st = req_priv(r);
+    st->pending = read_units(b, r, lpn0, n);
     read_ahead(b, lpn0, n);
-    if (!req_priv(r)->pending) b->hooks.done(b->hooks.ctx, r);
+    if (!st->pending) b->hooks.done(b->hooks.ctx, r);
 }
 
 /* --- flash completions ----------------------------------------------------- */
@@ -214,8 +218,9 @@ void buffer_merge_read_done(void *ctx, txn *t)
     buffer *b = ctx;
     ssdlab_request *waiting = t->req;
     flash_txn_free(b->fl, t);
-    if (--req_priv(waiting)->pending == 0) {
-        req_priv(waiting)->merged = 1;
+    req_state *st = req_priv(waiting);
+    if (--st->pending == 0) {
+        st->merged = 1;
         b->hooks.merged(b->hooks.ctx, waiting);
     }
 }

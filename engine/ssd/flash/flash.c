@@ -143,7 +143,7 @@ static void preload_next_program(flash *fl, flash_die *ds)
 {
     txn *next = ds->q.head[FLASH_CLASS_PROGRAM];
     if (!fl->p->cache_program || !next || next->data_in || next->kind != TX_PROGRAM) return;
-    next->ready = channel_transfer(fl, next->die, sim_now(fl->s), flash_bus_bytes(fl->p, next->units));
+    next->ready = channel_transfer(fl, next->die, sim_now(fl->s), params_bus_bytes(fl->p, next->units));
     next->data_in = true;
 }
 
@@ -183,7 +183,7 @@ static void start_program(flash *fl, flash_die *ds, txn *t, double slow)
 {
     sim_time_t now = sim_now(fl->s);
     sim_time_t in_end = t->data_in ? max_time(now, t->ready)
-                                   : channel_transfer(fl, t->die, now, flash_bus_bytes(fl->p, t->units));
+                                   : channel_transfer(fl, t->die, now, params_bus_bytes(fl->p, t->units));
     sim_time_t tp = (sim_time_t)((double)program_time(fl, t->ppa, t->block) * slow);
     count_busy(ds, now, in_end + tp);
     ds->programs++;
@@ -275,7 +275,7 @@ static void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
     flash *fl = ctx;
     txn *t = obj;
     flash_die *ds = &fl->dies[t->die];
-    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), flash_bus_bytes(fl->p, t->units));
+    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), params_bus_bytes(fl->p, t->units));
     count_busy(ds, sim_now(s), out_end);
     /* Without cache read the page blocks the die until it has moved out. */
     ds->busy_until = fl->p->cache_read ? sim_now(s) : out_end;

@@ -143,13 +143,6 @@ static inline bool flash_programmed(const flash *fl, uint32_t ppa)
 /* Preconditioning: the block holds `units` programmed units. */
 static inline void flash_set_programmed(flash *fl, uint32_t block, uint32_t units) { fl->programmed[block] = units; }
 
-/* Units move with their share of the page's spare area (ECC parity). */
-static inline uint64_t flash_bus_bytes(const ssd_params *p, uint32_t units)
-{
-    uint64_t user = (uint64_t)units * p->unit;
-    return user + user * p->spare_size / p->page_size;
-}
-
 /* Memory a die's state takes (for the drive's estimate). */
 size_t flash_die_bytes(void);
 

@@ -117,7 +117,8 @@ static inline void ftl_count_padding(ftl *f, uint32_t units) { f->units_padded +
 /* Next physical unit of the (die, stream) open block, opening a block when
  * needed; FTL_NONE when the die has no free block it may use. Inline: the
  * write path takes one per unit, and out of line across the layer boundary
- * the call cost about 8 % of a random write's instructions. */
+ * the call cost 7 % more instructions in a steady-state preconditioning
+ * (callgrind: 1,339 M against 1,250 M). */
 static inline uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s)
 {
     uint32_t b = f->dies[die].open[s];

@@ -1,16 +1,17 @@
 #include "protocol.h"
 
+#include "timelines.h"
+
 /* The FIS sequence of NCQ commands: SATA revision 3.x, 13.6.4 (READ and
  * WRITE FPDMA QUEUED). */
 
-static inline sim_time_t later(sim_time_t a, sim_time_t b) { return a > b ? a : b; }
 
 /* Holds a lane for `busy` from `from` on (or when it frees up); returns
  * when that ends. */
 static sim_time_t hold_lane(host_link *l, int lane, sim_time_t from, sim_time_t busy)
 {
     power_deposit(l->power, (double)busy * 1e-9 * l->power->link_active_extra_w);
-    sim_time_t end = later(from, l->lane_free[lane]) + busy;
+    sim_time_t end = max_time(from, l->lane_free[lane]) + busy;
     l->lane_free[lane] = end;
     return end;
 }

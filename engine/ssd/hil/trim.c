@@ -2,10 +2,12 @@
 
 #include "timelines.h"
 
-/* The work of one unit: given per GiB, or derived (params.c). */
-static sim_time_t trim_unit_work(const ssd_params *p)
+/* The work of trimming n units after map_reads translation-unit reads:
+ * given per GiB, or derived (params.c). */
+static sim_time_t trim_work_of(const ssd_params *p, uint32_t n, uint32_t map_reads)
 {
-    return p->trim_ns_per_byte > 0 ? (sim_time_t)(p->trim_ns_per_byte * p->unit) : p->trim_unit_ns;
+    if (p->trim_ns_per_byte > 0) return (sim_time_t)(p->trim_ns_per_byte * (double)n * p->unit);
+    return (sim_time_t)n * p->trim_unit_ns + (sim_time_t)map_reads * p->trim_map_read_ns;
 }
 
 void trim_start_worker(trim_work *t)
@@ -41,7 +43,7 @@ static void on_work(sim *s, void *ctx, void *obj, uint64_t done)
     }
     trimmap_apply(t->tm, t->f, done);
     if (t->tm->pending && *t->idle) {
-        sim_time_t per_unit = trim_unit_work(t->p) + 1;
+        sim_time_t per_unit = trim_work_of(t->p, 1, 0) + 1;
         uint64_t n = t->p->trim_chunk / per_unit + 1;
         if (n > t->tm->pending) n = t->tm->pending;
         sim_schedule_in(s, n * per_unit, t->on_work, t, n);
@@ -59,8 +61,7 @@ void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, sim_time_
 sim_time_t trim_command(trim_work *t, uint32_t lpn0, uint32_t n, uint32_t map_reads)
 {
     sim_time_t now = sim_now(t->s);
-    sim_time_t work = t->p->trim_ns_per_byte > 0 ? (sim_time_t)(t->p->trim_ns_per_byte * (double)n * t->p->unit)
-                                                  : (sim_time_t)n * t->p->trim_unit_ns + (sim_time_t)map_reads * t->p->trim_map_read_ns;
+    sim_time_t work = trim_work_of(t->p, n, map_reads);
     if (t->p->trim == TRIM_DEFERRED) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t lpn = lpn0 + i;

@@ -66,6 +66,16 @@ const cfg_key ssd_config_keys[] = {
     {"controller.fw_per_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
      "Further firmware time per mapping unit of a command beyond the first."},
     {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
+    {"controller.host_dma", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
+     "Host DMA engine's rate in each direction, between host memory and the buffer; 0: no limit (the link sets it)."},
+    {"controller.memory_bandwidth", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
+     "Bandwidth of the buffer memory (SRAM or DRAM) for user data, both directions together: every byte "
+     "crosses it twice (in from the host or a channel, out to a channel or the host); 0: no limit."},
+    {"controller.ecc_encode_rate", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
+     "ECC encoders' throughput, all engines together: every byte programmed passes them; 0: no limit."},
+    {"controller.ecc_decode_rate", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
+     "ECC decoders' throughput, all engines together: every byte read passes them (controller.ecc_decode is "
+     "each page's latency through them); 0: no limit."},
     {"controller.flush", CFG_ENUM, NULL, "full", NULL, NULL, "full|idle",
      "When buffered writes are programmed: once a program unit is full; or also, padded, when the drive falls idle (data leaves the buffer sooner, at the cost of padding)."},
     {"controller.read_ahead", CFG_SIZE, "KiB", "0B", "0B", "64MiB", NULL,
@@ -247,6 +257,10 @@ static int load_controller(ssd_params *p, const cfg *c, char *err, size_t errlen
     p->fw_trim = cfg_uint(c, "controller.fw_trim");
     p->fw_per_unit = cfg_uint(c, "controller.fw_per_unit");
     p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
+    p->host_dma_rate = cfg_uint(c, "controller.host_dma");
+    p->memory_bandwidth = cfg_uint(c, "controller.memory_bandwidth");
+    p->ecc_encode_rate = cfg_uint(c, "controller.ecc_encode_rate");
+    p->ecc_decode_rate = cfg_uint(c, "controller.ecc_decode_rate");
     p->write_buffer = cfg_uint(c, "controller.write_buffer");
     p->read_cache = cfg_uint(c, "controller.read_cache");
     p->read_ahead_units = (uint32_t)(cfg_uint(c, "controller.read_ahead") / cfg_uint(c, "ftl.mapping_unit"));

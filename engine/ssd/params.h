@@ -47,6 +47,8 @@ typedef struct ssd_params {
     uint32_t cores;
     sim_time_t fw_read, fw_write, fw_trim, fw_per_unit;
     sim_time_t ecc_decode;
+    /* the data path's engines, bytes per second (0: no limit): datapath.h */
+    uint64_t host_dma_rate, memory_bandwidth, ecc_encode_rate, ecc_decode_rate;
     uint64_t write_buffer; /* bytes */
     uint32_t scheduler;    /* index into flash_schedulers (flash/flash.c) */
     uint64_t read_cache;   /* bytes of DRAM read cache; 0 = none */

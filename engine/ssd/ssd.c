@@ -20,6 +20,7 @@ struct ssd {
     sim *s;
     ssd_params p;
     power_model power;
+    datapath dp;
     gsl_rng *rng, *ecc_rng;
     /* the layers, bottom up */
     flash fl;
@@ -112,7 +113,7 @@ static int check_memory(const ssd_params *p, const cfg *c, char *err, size_t err
 static bool build(ssd *d, const cfg *c)
 {
     const ssd_params *p = &d->p;
-    d->has_flash = flash_init(&d->fl, d->s, p, &d->power, d->ecc_rng) == 0;
+    d->has_flash = flash_init(&d->fl, d->s, p, &d->power, &d->dp, d->ecc_rng) == 0;
     if (!d->has_flash) return false;
     d->has_ftl = ftl_init(&d->f, p, d->rng) == 0;
     if (!d->has_ftl || !(d->has_pu = progunit_init(&d->pu, &d->f, &d->fl) == 0)) return false;
@@ -121,7 +122,7 @@ static bool build(ssd *d, const cfg *c)
     if (p->map_cached && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
     mapio *map = p->map_cached ? &d->map : NULL;
     if (!(d->has_buf = buffer_init(&d->buf, &d->f, &d->fl, &d->pu, &d->rc, map, &d->tm) == 0)) return false;
-    if (!(d->has_hil = hil_init(&d->h, d->s, &d->f, &d->buf, map, &d->pu, &d->rc, &d->tm, &d->power) == 0)) return false;
+    if (!(d->has_hil = hil_init(&d->h, d->s, &d->f, &d->buf, map, &d->pu, &d->rc, &d->tm, &d->power, &d->dp) == 0)) return false;
     d->has_metrics = true;
     return metrics_init(&d->m, d->s, &d->f, &d->power, cfg_uint(c, "metrics.interval")) == 0;
 }
@@ -138,6 +139,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->rng = sim_rng(s, "ftl");
     d->ecc_rng = sim_rng(s, "ecc");
     power_init(&d->power, c, d->p.dies);
+    datapath_init(&d->dp, &d->p);
     if (!build(d, c)) {
         snprintf(err, errlen, "out of memory for a drive of %llu mapping units", (unsigned long long)d->p.physical_units);
         ssd_free(d);

@@ -15,6 +15,7 @@ typedef struct rig {
     sim *s;
     ssd_params p;
     power_model power;
+    datapath dp;
     flash fl;
     int kinds[MAX_DONE];
     uint32_t ids[MAX_DONE];
@@ -51,7 +52,8 @@ static void rig_open(rig *g, const char *set1, const char *set2)
     sim_options o = sim_options_from_config(g->c);
     g->s = sim_create(&o);
     power_init(&g->power, g->c, g->p.dies);
-    cr_assert_eq(flash_init(&g->fl, g->s, &g->p, &g->power, sim_rng(g->s, "ecc")), 0);
+    datapath_init(&g->dp, &g->p);
+    cr_assert_eq(flash_init(&g->fl, g->s, &g->p, &g->power, &g->dp, sim_rng(g->s, "ecc")), 0);
     flash_set_blocks(&g->fl, &(flash_blocks){never_slc, fresh, NULL});
     for (int k = 0; k < TX_KINDS; k++) flash_on_done(&g->fl, (flash_kind)k, record, g);
 }

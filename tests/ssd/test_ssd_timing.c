@@ -176,6 +176,33 @@ Test(timing, deep_queue_read_iops_die_bound)
     within(iops, 4e9 / (100000 + bus_4k), 0.03, "die-bound IOPS");
 }
 
+/* The controller's data path (datapath.h) caps a drive whose dies,
+ * channels and link could go faster: here the dies give 138,700 IOPS, the
+ * channels 226,100, the firmware 1,000,000 (1 us). */
+#define FAST_ARRAY "controller.fw_read=1us", "nand.t_read_lsb=20us", "nand.t_read_csb=20us", "nand.t_read_msb=20us"
+
+Test(timing, deep_queue_read_iops_decoder_bound)
+{
+    /* every 4 KiB read passes the decoders: 200 MB/s / 4096 B = 48,828 IOPS */
+    double iops = DEEP_READ_IOPS("controller.ecc_decode_rate=200MB/s", FAST_ARRAY, FAST_LINK);
+    within(iops, 200e6 / 4096, 0.03, "decoder-bound IOPS");
+}
+
+Test(timing, deep_queue_read_iops_host_dma_bound)
+{
+    /* the DMA engine moves each read's 4 KiB to the host: 300 MB/s / 4096 B = 73,242 IOPS (the link: 880,000) */
+    double iops = DEEP_READ_IOPS("controller.host_dma=300MB/s", FAST_ARRAY, FAST_LINK);
+    within(iops, 300e6 / 4096, 0.03, "host-DMA-bound IOPS");
+}
+
+Test(timing, deep_queue_read_iops_memory_bound)
+{
+    /* a read's data crosses the buffer memory twice (in from the channel,
+     * out to the host): 400 MB/s / (2 x 4096 B) = 48,828 IOPS */
+    double iops = DEEP_READ_IOPS("controller.memory_bandwidth=400MB/s", FAST_ARRAY, FAST_LINK);
+    within(iops, 400e6 / (2 * 4096), 0.03, "memory-bound IOPS");
+}
+
 /* The write's path at QD 1, each stage once: NVMe: the doorbell (one way)
  * and the command's fetch (a round trip), firmware, the data read from
  * host memory (a round trip, then 4 KiB on four PCIe 3 lanes at 0.92:
@@ -290,6 +317,20 @@ Test(timing, sequential_write_one_shot_program_bound)
     double mib = SEQ_WRITE_MIB_S("nand.t_prog=2ms");
     double per_pu = 200 + 207490 + 2000000;
     within(mib, 4 * 98304 / (per_pu * 1e-9) / 1048576, 0.03, "one-shot sequential write MiB/s");
+}
+
+/* With fast programs (4 dies x 96 KiB / 407 us = 230 MiB/s) a sequential
+ * write runs at the encoders' rate, 100 MB/s = 95.4 MiB/s; and at half the
+ * buffer memory's, as each byte crosses it in from the host and out to a
+ * channel: 200 MB/s / 2. */
+Test(timing, sequential_write_encoder_and_memory_bound)
+{
+    within(SEQ_WRITE_MIB_S("nand.t_prog=200us", "controller.ecc_encode_rate=100MB/s"), 100e6 / 1048576, 0.03,
+           "encoder-bound sequential write MiB/s");
+    within(SEQ_WRITE_MIB_S("nand.t_prog=200us", "controller.memory_bandwidth=200MB/s"), 100e6 / 1048576, 0.03,
+           "memory-bound sequential write MiB/s");
+    /* and the encoder limits writes only: reads pass the decoder */
+    cr_assert_gt(DEEP_READ_IOPS("controller.ecc_encode_rate=100MB/s", FAST_ARRAY, FAST_LINK), 130000);
 }
 
 /* Multi-pass MLC: one page per plane per program, LSB 500 us and MSB 2 ms

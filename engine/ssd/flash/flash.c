@@ -51,12 +51,18 @@ void flash_txn_free(flash *fl, txn *t)
 
 /* --- resources ------------------------------------------------------------- */
 
-/* Reserves the channel of a die for `bytes` from `ready` on; returns the end. */
-static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, uint64_t bytes)
+/* Reserves the channel of a die for `units` mapping units from `ready` on
+ * (their parity with them), the user data streaming through the ECC engine
+ * `ecc` and the buffer memory as it moves (datapath.h); returns when the
+ * slowest of them is done, and the channel is held until then. */
+static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, uint32_t units, datapath_engine ecc)
 {
+    uint64_t bytes = params_bus_bytes(fl->p, units);
     power_deposit(fl->power, (double)bytes * fl->power->bus_j_per_byte);
     sim_time_t *free_at = &fl->channel_free[die / fl->p->dies_per_channel];
-    sim_time_t end = max_time(ready, *free_at) + params_bus_time(fl->p, bytes);
+    sim_time_t start = max_time(ready, *free_at);
+    sim_time_t engines = datapath_flash(fl->dp, ecc, start, (uint64_t)units * fl->p->unit);
+    sim_time_t end = max_time(start + params_bus_time(fl->p, bytes), engines);
     *free_at = end;
     return end;
 }
@@ -143,7 +149,8 @@ static void preload_next_program(flash *fl, flash_die *ds)
 {
     txn *next = ds->q.head[FLASH_CLASS_PROGRAM];
     if (!fl->p->cache_program || !next || next->data_in || next->kind != TX_PROGRAM) return;
-    next->ready = channel_transfer(fl, next->die, sim_now(fl->s), params_bus_bytes(fl->p, next->units));
+    next->ready =
+        channel_transfer(fl, next->die, sim_now(fl->s), next->units, DP_ECC_ENCODE);
     next->data_in = true;
 }
 
@@ -183,7 +190,7 @@ static void start_program(flash *fl, flash_die *ds, txn *t, double slow)
 {
     sim_time_t now = sim_now(fl->s);
     sim_time_t in_end = t->data_in ? max_time(now, t->ready)
-                                   : channel_transfer(fl, t->die, now, params_bus_bytes(fl->p, t->units));
+                                   : channel_transfer(fl, t->die, now, t->units, DP_ECC_ENCODE);
     sim_time_t tp = (sim_time_t)((double)program_time(fl, t->ppa, t->block) * slow);
     count_busy(ds, now, in_end + tp);
     ds->programs++;
@@ -275,7 +282,7 @@ static void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
     flash *fl = ctx;
     txn *t = obj;
     flash_die *ds = &fl->dies[t->die];
-    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), params_bus_bytes(fl->p, t->units));
+    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), t->units, DP_ECC_DECODE);
     count_busy(ds, sim_now(s), out_end);
     /* Without cache read the page blocks the die until it has moved out. */
     ds->busy_until = fl->p->cache_read ? sim_now(s) : out_end;
@@ -340,9 +347,9 @@ static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
 
 static const sim_time_t never = SIM_TIME_MAX;
 
-int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, gsl_rng *ecc_rng)
+int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datapath *dp, gsl_rng *ecc_rng)
 {
-    *fl = (flash){.s = s, .p = p, .power = power, .ecc_rng = ecc_rng, .watch_due = &never};
+    *fl = (flash){.s = s, .p = p, .power = power, .dp = dp, .ecc_rng = ecc_rng, .watch_due = &never};
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     fl->dies = calloc(p->dies, sizeof *fl->dies);
     fl->channel_free = calloc(p->channels, sizeof *fl->channel_free);

@@ -19,6 +19,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "params.h"
+#include "datapath.h"
 #include "power.h"
 #include "sim.h"
 #include "ssdlab.h"
@@ -103,6 +104,7 @@ typedef struct flash {
     sim *s;
     const ssd_params *p;
     power_model *power;
+    datapath *dp;
     gsl_rng *ecc_rng;
     flash_die *dies;
     sim_time_t *channel_free;
@@ -123,7 +125,7 @@ typedef struct flash {
     flash_counters n;
 } flash;
 
-int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, gsl_rng *ecc_rng);
+int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datapath *dp, gsl_rng *ecc_rng);
 void flash_free(flash *fl);
 /* Wiring, once at assembly. */
 void flash_on_done(flash *fl, flash_kind kind, flash_done_fn fn, void *ctx);

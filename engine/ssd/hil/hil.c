@@ -90,10 +90,14 @@ int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 
 /* --- up the path ----------------------------------------------------------- */
 
+/* A write's data comes over the link and through the DMA engine into the
+ * buffer memory: it is in once the slowest of them is done. */
 void hil_move_in(void *ctx, ssdlab_request *r)
 {
     hil *h = ctx;
-    sim_schedule_at(h->s, h->protocol->data_in(&h->link, sim_now(h->s), r->bytes), h->on_data_in, r, 0);
+    sim_time_t now = sim_now(h->s);
+    sim_time_t in = max_time(h->protocol->data_in(&h->link, now, r->bytes), datapath_host(h->dp, DP_DMA_IN, now, r->bytes));
+    sim_schedule_at(h->s, in, h->on_data_in, r, 0);
 }
 
 static void on_data_in(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -109,8 +113,12 @@ void hil_buffer_done(void *ctx, ssdlab_request *r)
 {
     hil *h = ctx;
     sim_time_t now = sim_now(h->s);
-    if (r->op == SSDLAB_READ) sim_schedule_at(h->s, h->protocol->read_done(&h->link, now, r->bytes), h->on_complete, r, 0);
-    else done_at(h, r, now);
+    if (r->op != SSDLAB_READ) {
+        done_at(h, r, now);
+        return;
+    }
+    sim_time_t out = max_time(h->protocol->read_done(&h->link, now, r->bytes), datapath_host(h->dp, DP_DMA_OUT, now, r->bytes));
+    sim_schedule_at(h->s, out, h->on_complete, r, 0);
 }
 
 static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
@@ -152,10 +160,11 @@ void hil_reset_busy(hil *h)
 
 /* --- set-up ---------------------------------------------------------------- */
 
-int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power)
+int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power,
+             datapath *dp)
 {
     const ssd_params *p = f->p;
-    *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power,
+    *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power, .dp = dp,
                .link = {.p = p, .power = power}, .protocol = &host_protocols[p->host]};
     h->core_free = calloc(p->cores, sizeof *h->core_free);
     h->queue_outstanding = calloc(p->host_queues, sizeof *h->queue_outstanding);

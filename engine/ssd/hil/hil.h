@@ -27,6 +27,7 @@ typedef struct hil {
     progunits *pu;
     reclaim *rc;
     power_model *power;
+    datapath *dp;
     trim_work trim;
     sim_time_t *core_free;
     host_link link;
@@ -45,7 +46,8 @@ typedef struct hil {
     void *completed_ctx;
 } hil;
 
-int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power);
+int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, reclaim *rc, trimmap *tm, power_model *power,
+             datapath *dp);
 void hil_free(hil *h);
 void hil_on_completed(hil *h, void (*fn)(void *ctx, const ssdlab_request *r), void *ctx);
 

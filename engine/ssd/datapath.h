@@ -1,0 +1,68 @@
+/* The controller's data path: the engines every byte of user data passes
+ * between the host link and the NAND channels. Host data comes in through
+ * the host DMA engine into the buffer memory (SRAM or DRAM), goes out of it
+ * through the ECC encoder onto a channel; read data comes off a channel
+ * through the ECC decoder into the buffer memory, and out through the DMA
+ * engine to the host. GC's copies pass the decoder, the memory (twice) and
+ * the encoder too.
+ *
+ * Each engine is a timeline with a rate (controller.host_dma,
+ * controller.memory_bandwidth, controller.ecc_encode_rate,
+ * controller.ecc_decode_rate; 0: no limit). Data streams through an
+ * engine as it moves over the link or a channel (cut-through), so a
+ * transfer ends when the slowest of the engines it passes is done with it.
+ * These are the ceilings a controller puts on a drive wherever its array
+ * could go faster: at its largest capacities, whose dies outrun it. */
+#ifndef SSDLAB_DATAPATH_H
+#define SSDLAB_DATAPATH_H
+
+#include <stdint.h>
+
+#include "params.h"
+
+typedef enum datapath_engine {
+    DP_DMA_IN,     /* host DMA, host memory to the buffer */
+    DP_DMA_OUT,    /* host DMA, the buffer to host memory */
+    DP_MEMORY,     /* buffer memory: every byte in and out (shared by both directions) */
+    DP_ECC_ENCODE, /* the buffer to a channel */
+    DP_ECC_DECODE, /* a channel to the buffer */
+    DP_ENGINES
+} datapath_engine;
+
+typedef struct datapath {
+    double ns_per_byte[DP_ENGINES]; /* 0: the engine sets no limit */
+    sim_time_t free_at[DP_ENGINES];
+    sim_time_t busy_ns[DP_ENGINES];
+} datapath;
+
+void datapath_init(datapath *d, const ssd_params *p);
+
+/* `bytes` stream through engine e from `start` on (or once it frees up):
+ * returns when the last of them has passed; `start` when e sets no limit. */
+static inline sim_time_t datapath_stream(datapath *d, datapath_engine e, sim_time_t start, uint64_t bytes)
+{
+    if (d->ns_per_byte[e] == 0) return start;
+    sim_time_t busy = (sim_time_t)((double)bytes * d->ns_per_byte[e] + 0.5);
+    sim_time_t end = (start > d->free_at[e] ? start : d->free_at[e]) + busy;
+    d->free_at[e] = end;
+    d->busy_ns[e] += busy;
+    return end;
+}
+
+/* Bytes moving between the buffer and the host, in direction `dma` (DP_DMA_IN
+ * or DP_DMA_OUT), from `start`: when the DMA engine and the memory are done. */
+static inline sim_time_t datapath_host(datapath *d, datapath_engine dma, sim_time_t start, uint64_t bytes)
+{
+    sim_time_t dma_end = datapath_stream(d, dma, start, bytes), mem_end = datapath_stream(d, DP_MEMORY, start, bytes);
+    return dma_end > mem_end ? dma_end : mem_end;
+}
+
+/* Bytes moving between the buffer and a channel through the encoder
+ * (DP_ECC_ENCODE) or the decoder (DP_ECC_DECODE), from `start`. */
+static inline sim_time_t datapath_flash(datapath *d, datapath_engine ecc, sim_time_t start, uint64_t bytes)
+{
+    sim_time_t ecc_end = datapath_stream(d, ecc, start, bytes), mem_end = datapath_stream(d, DP_MEMORY, start, bytes);
+    return ecc_end > mem_end ? ecc_end : mem_end;
+}
+
+#endif

@@ -376,6 +376,26 @@ Test(cli, read_ahead_feeds_a_sequential_reader)
 /* A TR200 shrunk to 7 GB (dies of 1 GiB): small enough for a test. */
 #define SMALL_TR200 "-d toshiba-tr200-240 --set nand.die_capacity=1GiB --set nand.blocks_per_plane=48 --set drive.user_capacity=6GB"
 
+/* A reader with a deep queue has its next data coming already: read-ahead
+ * leaves it alone rather than fetch the same units a second time. On the
+ * two-channel TR200 at QD 32, 128 KiB reads run as fast with read-ahead as
+ * without (they ran 15 % slower, every unit read twice). */
+Test(cli, read_ahead_stays_out_of_a_deep_queue)
+{
+    double mib[2];
+    for (int k = 0; k < 2; k++) {
+        char args[1024];
+        snprintf(args, sizeof args,
+                 "run " SMALL_TR200 " --set workload.pattern=sequential --set workload.block_size=128KiB "
+                 "--set workload.queue_depth=32 --set workload.requests=6000 --set controller.read_ahead=%s",
+                 k ? "512KiB" : "0");
+        output *o = run(args);
+        cr_assert_eq(o->status, 0, "%s", o->err);
+        cr_assert_eq(sscanf(strstr(o->out, "  read ") + 7, "%*u requests %*f IOPS %lf", &mib[k]), 1, "%s", o->out);
+    }
+    cr_assert(mib[1] > 0.99 * mib[0], "with read-ahead %g MiB/s, without %g", mib[1], mib[0]);
+}
+
 /* experiment runs the chosen tests of an experiment, each into its own
  * result and log; a test that is not there is bad input. */
 Test(cli, experiment_runs_selected_tests)

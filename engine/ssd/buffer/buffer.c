@@ -175,12 +175,15 @@ static uint32_t read_units(buffer *b, ssdlab_request *r, uint32_t lpn0, uint32_t
 
 /* Sequential read-ahead (controller.read_ahead): a read that starts where
  * the last one ended has the next read_ahead bytes fetched into the read
- * cache, so a reader at queue depth 1 finds its next request waiting. */
+ * cache, so a reader at queue depth 1 finds its next request waiting. A
+ * reader with other reads at the flash already has its next data coming:
+ * its queue is its read-ahead, and fetching the same units again would
+ * only take the channels from it. */
 static void read_ahead(buffer *b, uint32_t lpn0, uint32_t n)
 {
     bool sequential = lpn0 == b->read_end;
     b->read_end = lpn0 + n;
-    if (!b->p->read_ahead_units || !sequential) return;
+    if (!b->p->read_ahead_units || !sequential || b->reads_at_flash) return;
     uint32_t from = b->prefetched_to > b->read_end ? b->prefetched_to : b->read_end;
     uint64_t to = (uint64_t)b->read_end + b->p->read_ahead_units;
     if (to > b->p->logical_units) to = b->p->logical_units;
@@ -196,6 +199,7 @@ void buffer_read(buffer *b, ssdlab_request *r)
     st->pending = read_units(b, r, lpn0, n);
     read_ahead(b, lpn0, n);
     if (!st->pending) b->hooks.done(b->hooks.ctx, r);
+    else b->reads_at_flash++;
 }
 
 /* --- flash completions ----------------------------------------------------- */
@@ -210,7 +214,10 @@ void buffer_read_done(void *ctx, txn *t)
     bool prefetch = t->kind == TX_PREFETCH;
     flash_txn_free(b->fl, t);
     if (prefetch) return; /* read ahead: the data waits in the cache */
-    if (--req_priv(r)->pending == 0) b->hooks.done(b->hooks.ctx, r);
+    if (--req_priv(r)->pending == 0) {
+        b->reads_at_flash--;
+        b->hooks.done(b->hooks.ctx, r);
+    }
 }
 
 void buffer_merge_read_done(void *ctx, txn *t)

@@ -45,6 +45,7 @@ typedef struct buffer {
     req_queue stalled;    /* writes in the buffer that no die can take yet */
     uint32_t read_end;      /* the unit after the last host read: a read starting there is sequential */
     uint32_t prefetched_to; /* read-ahead has asked the flash for units below this */
+    uint32_t reads_at_flash; /* host reads waiting for the flash */
     uint64_t cache_hits, slc_units_written;
     buffer_hooks hooks;
 } buffer;

@@ -17,8 +17,9 @@ static const cfg_key target_config_keys[] = {
     {"target.figure", CFG_ENUM, NULL, "mib_s", NULL, NULL,
      "mib_s|read_mib_s|write_mib_s|iops|read_lat_us|full_speed_gib|cache_mib_s|after_cliff_mib_s|after_cliff_60s_mib_s|cliff_drop|written_gib|floor_mib_s|stall_s|max_read_latency_ms|read_dip|fold_s|min_iops|max_iops",
      "What is computed from the result (docs/validation.md lists each)."},
-    {"target.check", CFG_ENUM, NULL, "relative", NULL, NULL, "relative|below|above|range",
-     "relative: within target.tolerance of target.measured; below / above: under / over target.measured; range: between target.low and target.high."},
+    {"target.check", CFG_ENUM, NULL, "relative", NULL, NULL, "relative|below|above|range|rating",
+     "relative: within target.tolerance of target.measured; below / above: under / over target.measured; range: between target.low and target.high; "
+     "rating: target.measured is a maker's rating, a maximum: from 25 % below it to 10 % above."},
     {"target.measured", CFG_FLOAT, NULL, "0", NULL, NULL, NULL, "The measured value (relative, below, above)."},
     {"target.low", CFG_FLOAT, NULL, "0", NULL, NULL, NULL, "Range: the lowest value that passes."},
     {"target.high", CFG_FLOAT, NULL, "0", NULL, NULL, NULL, "Range: the highest value that passes."},
@@ -42,7 +43,7 @@ static const cfg_schema *targets_schema(void)
 
 static void fill_target(target *t, const cfg *c)
 {
-    static const char *const checks[] = {"relative", "below", "above", "range"};
+    static const char *const checks[] = {"relative", "below", "above", "range", "rating"};
     t->drive = cfg_str(c, "target.drive");
     t->label = cfg_str(c, "target.label");
     t->test = cfg_str(c, "target.test");
@@ -50,7 +51,7 @@ static void fill_target(target *t, const cfg *c)
     t->figure = cfg_str(c, "target.figure");
     t->unit = cfg_str(c, "target.unit");
     t->source = cfg_str(c, "target.source");
-    for (int i = 0; i < 4; i++)
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
         if (!strcmp(cfg_str(c, "target.check"), checks[i])) t->check = (target_check)i;
     t->measured = cfg_float(c, "target.measured");
     t->low = cfg_float(c, "target.low");
@@ -103,6 +104,9 @@ bool target_passes(const target *t, double value, double *error)
     case CHECK_BELOW: return value < t->measured;
     case CHECK_ABOVE: return value > t->measured;
     case CHECK_RANGE: return value >= t->low && value <= t->high;
+    case CHECK_RATING:
+        *error = (value - t->measured) / t->measured;
+        return *error <= RATING_ABOVE + 1e-12 && *error >= -RATING_BELOW - 1e-12;
     default:
         *error = (value - t->measured) / t->measured;
         return fabs(*error) <= t->tolerance + 1e-12;
@@ -115,6 +119,7 @@ void target_requirement(const target *t, char *buf, size_t len)
     case CHECK_BELOW: snprintf(buf, len, "< %g", t->measured); break;
     case CHECK_ABOVE: snprintf(buf, len, "> %g", t->measured); break;
     case CHECK_RANGE: snprintf(buf, len, "%g .. %g", t->low, t->high); break;
+    case CHECK_RATING: snprintf(buf, len, "-%g %% .. +%g %%", 100 * RATING_BELOW, 100 * RATING_ABOVE); break;
     default: snprintf(buf, len, "+-%g %%", 100 * t->tolerance); break;
     }
 }

@@ -10,7 +10,12 @@
 
 #include "config.h"
 
-typedef enum target_check { CHECK_RELATIVE, CHECK_BELOW, CHECK_ABOVE, CHECK_RANGE } target_check;
+typedef enum target_check { CHECK_RELATIVE, CHECK_BELOW, CHECK_ABOVE, CHECK_RANGE, CHECK_RATING } target_check;
+
+/* A maker's rating is a maximum: a drive may reach it or fall short of it,
+ * never pass it by much. */
+#define RATING_ABOVE 0.10
+#define RATING_BELOW 0.25
 
 typedef struct target {
     const char *drive, *label, *test, *phase, *figure, *unit, *source;

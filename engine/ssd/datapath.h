@@ -33,9 +33,27 @@ typedef struct datapath {
     double ns_per_byte[DP_ENGINES]; /* 0: the engine sets no limit */
     sim_time_t free_at[DP_ENGINES];
     sim_time_t busy_ns[DP_ENGINES];
+    /* The firmware's identical cores: host commands, TRIM's work, and the
+     * bookkeeping of every unit GC or folding moves all take their time. */
+    sim_time_t *core_free;
+    uint32_t cores;
 } datapath;
 
-void datapath_init(datapath *d, const ssd_params *p);
+/* Returns -1 when memory runs out. */
+int datapath_init(datapath *d, const ssd_params *p);
+void datapath_free(datapath *d);
+
+/* Firmware work of `cost` from `ready` on, on the core that frees up first
+ * (the lowest among equals): returns when it ends. */
+static inline sim_time_t datapath_firmware(datapath *d, sim_time_t ready, sim_time_t cost)
+{
+    uint32_t best = 0;
+    for (uint32_t c = 1; c < d->cores; c++)
+        if (d->core_free[c] < d->core_free[best]) best = c;
+    sim_time_t end = (ready > d->core_free[best] ? ready : d->core_free[best]) + cost;
+    d->core_free[best] = end;
+    return end;
+}
 
 /* `bytes` stream through engine e from `start` on (or once it frees up):
  * returns when the last of them has passed; `start` when e sets no limit. */

@@ -65,6 +65,9 @@ const cfg_key ssd_config_keys[] = {
     {"controller.fw_trim", CFG_TIME, "us", "5us", "0ns", "10ms", NULL, "Firmware time of one trim command (one core)."},
     {"controller.fw_per_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
      "Further firmware time per mapping unit of a command beyond the first."},
+    {"controller.fw_move_unit", CFG_TIME, "ns", "0ns", "0ns", "1ms", NULL,
+     "Firmware time per mapping unit that garbage collection or SLC folding moves (its mapping entry, the valid "
+     "counts), on the cores that serve host commands: commands wait for it while the drive collects."},
     {"controller.ecc_decode", CFG_TIME, "us", "2us", "0ns", "1ms", NULL, "ECC decode latency of a page read (pipelined engine)."},
     {"controller.host_dma", CFG_BYTE_RATE, "MB/s", "0B/s", NULL, NULL, NULL,
      "Host DMA engine's rate in each direction, between host memory and the buffer; 0: no limit (the link sets it)."},
@@ -256,6 +259,7 @@ static int load_controller(ssd_params *p, const cfg *c, char *err, size_t errlen
     p->fw_write = cfg_uint(c, "controller.fw_write");
     p->fw_trim = cfg_uint(c, "controller.fw_trim");
     p->fw_per_unit = cfg_uint(c, "controller.fw_per_unit");
+    p->fw_move_unit = cfg_uint(c, "controller.fw_move_unit");
     p->ecc_decode = cfg_uint(c, "controller.ecc_decode");
     p->host_dma_rate = cfg_uint(c, "controller.host_dma");
     p->memory_bandwidth = cfg_uint(c, "controller.memory_bandwidth");

@@ -45,7 +45,7 @@ typedef struct ssd_params {
     double bus_bytes_per_ns;
     sim_time_t t_bus_command; /* command and address cycles of one bus transaction */
     uint32_t cores;
-    sim_time_t fw_read, fw_write, fw_trim, fw_per_unit;
+    sim_time_t fw_read, fw_write, fw_trim, fw_per_unit, fw_move_unit;
     sim_time_t ecc_decode;
     /* the data path's engines, bytes per second (0: no limit): datapath.h */
     uint64_t host_dma_rate, memory_bandwidth, ecc_encode_rate, ecc_decode_rate;

@@ -117,7 +117,7 @@ static bool build(ssd *d, const cfg *c)
     if (!d->has_flash) return false;
     d->has_ftl = ftl_init(&d->f, p, d->rng) == 0;
     if (!d->has_ftl || !(d->has_pu = progunit_init(&d->pu, &d->f, &d->fl) == 0)) return false;
-    if (!(d->has_rc = reclaim_init(&d->rc, d->s, &d->f, &d->fl, &d->pu) == 0)) return false;
+    if (!(d->has_rc = reclaim_init(&d->rc, d->s, &d->f, &d->fl, &d->pu, &d->dp) == 0)) return false;
     if (trimmap_init(&d->tm, p->trim == TRIM_DEFERRED ? p->logical_units : 0)) return false;
     if (p->map_cached && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
     mapio *map = p->map_cached ? &d->map : NULL;
@@ -139,8 +139,7 @@ ssd *ssd_create(sim *s, const cfg *c, char *err, size_t errlen)
     d->rng = sim_rng(s, "ftl");
     d->ecc_rng = sim_rng(s, "ecc");
     power_init(&d->power, c, d->p.dies);
-    datapath_init(&d->dp, &d->p);
-    if (!build(d, c)) {
+    if (datapath_init(&d->dp, &d->p) || !build(d, c)) {
         snprintf(err, errlen, "out of memory for a drive of %llu mapping units", (unsigned long long)d->p.physical_units);
         ssd_free(d);
         return NULL;
@@ -161,6 +160,7 @@ void ssd_free(ssd *d)
     if (d->has_pu) progunit_free(&d->pu);
     if (d->has_ftl) ftl_free(&d->f);
     if (d->has_flash) flash_free(&d->fl);
+    datapath_free(&d->dp);
     free(d);
 }
 

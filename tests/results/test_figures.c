@@ -157,6 +157,11 @@ Test(validation, checks)
     cr_assert(target_passes(&t, 5.7, &e) && !target_passes(&t, 5.6, &e));
     t = (target){.check = CHECK_RANGE, .low = 765, .high = 1150};
     cr_assert(target_passes(&t, 765, &e) && target_passes(&t, 1150, &e) && !target_passes(&t, 1151, &e));
+    /* a rating is a maximum: 66,000 IOPS passes from 49,500 to 72,600 */
+    t = (target){.check = CHECK_RATING, .measured = 66000};
+    cr_assert(target_passes(&t, 72600, &e) && target_passes(&t, 49500, &e));
+    cr_assert_float_eq(e, -0.25, 1e-12);
+    cr_assert(!target_passes(&t, 72700, &e) && !target_passes(&t, 49400, &e));
 }
 
 /* Every figure a targets file may name is one figure_compute knows, and

@@ -52,7 +52,7 @@ static void rig_open(rig *g, const char *set1, const char *set2)
     sim_options o = sim_options_from_config(g->c);
     g->s = sim_create(&o);
     power_init(&g->power, g->c, g->p.dies);
-    datapath_init(&g->dp, &g->p);
+    cr_assert_eq(datapath_init(&g->dp, &g->p), 0);
     cr_assert_eq(flash_init(&g->fl, g->s, &g->p, &g->power, &g->dp, sim_rng(g->s, "ecc")), 0);
     flash_set_blocks(&g->fl, &(flash_blocks){never_slc, fresh, NULL});
     for (int k = 0; k < TX_KINDS; k++) flash_on_done(&g->fl, (flash_kind)k, record, g);
@@ -61,6 +61,7 @@ static void rig_open(rig *g, const char *set1, const char *set2)
 static void rig_close(rig *g)
 {
     flash_free(&g->fl);
+    datapath_free(&g->dp);
     sim_free(g->s);
     cfg_free(g->c);
 }

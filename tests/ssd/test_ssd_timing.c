@@ -203,6 +203,23 @@ Test(timing, deep_queue_read_iops_memory_bound)
     within(iops, 400e6 / (2 * 4096), 0.03, "memory-bound IOPS");
 }
 
+/* GC's bookkeeping takes the command cores' time: in GC steady state, with
+ * 300 us per moved unit on the one core, the core is the bottleneck and
+ * each host write costs fw_write + (units GC moves per host unit) x 300 us
+ * (at 60 us the dies still bound it part of the time: 13 % below). */
+Test(timing, gc_bookkeeping_takes_the_command_cores)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=32", "workload.requests=30000", "workload.read_share=0",
+               "workload.pattern=random", "workload.precondition=steady", "controller.fw_move_unit=300us");
+    run_bench(&b);
+    ssdlab_stats st;
+    ssd_stats(b.d, &st);
+    cr_assert_gt(st.wa_gc, 0.5, "GC moves %.2f units per host unit", st.wa_gc);
+    within(b.r.iops, 1e9 / (5000 + st.wa_gc * 300000), 0.03, "core-bound write IOPS under GC");
+    close_bench(&b);
+}
+
 /* The write's path at QD 1, each stage once: NVMe: the doorbell (one way)
  * and the command's fetch (a round trip), firmware, the data read from
  * host memory (a round trip, then 4 KiB on four PCIe 3 lanes at 0.92:

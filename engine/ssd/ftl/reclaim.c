@@ -180,7 +180,7 @@ static void issue_reads(reclaim *r, uint32_t die)
 void reclaim_read_done(void *ctx, txn *t)
 {
     reclaim *r = ctx;
-    uint32_t die = t->die;
+    uint32_t die = t->die, moved = 0;
     for (uint32_t k = 0; k < r->p->units_per_page; k++) {
         uint32_t ppa = t->ppa + k, lpn = r->f->p2l[ppa];
         if (lpn == FTL_NONE) continue; /* overwritten or trimmed meanwhile */
@@ -190,7 +190,11 @@ void reclaim_read_done(void *ctx, txn *t)
         ftl_burst_moved(r->f, die, 1);
         if (!(lpn & FTL_MAP_BIT) && r->hooks.relocated) r->hooks.relocated(r->hooks.ctx, lpn);
         progunit_add(r->pu, die, STREAM_GC, to, 1);
+        moved++;
     }
+    /* Each moved unit's bookkeeping (its mapping entry, the valid counts)
+     * takes a core's time, which host commands then wait for. */
+    if (moved && r->p->fw_move_unit) datapath_firmware(r->dp, sim_now(r->s), moved * r->p->fw_move_unit);
     flash_txn_free(r->fl, t);
     r->dies[die].reads_out--;
     issue_reads(r, die);
@@ -220,9 +224,9 @@ void reclaim_erase_done(void *ctx, txn *t)
 
 /* --- set-up ---------------------------------------------------------------- */
 
-int reclaim_init(reclaim *r, sim *s, ftl *f, flash *fl, progunits *pu)
+int reclaim_init(reclaim *r, sim *s, ftl *f, flash *fl, progunits *pu, datapath *dp)
 {
-    *r = (reclaim){.s = s, .p = f->p, .f = f, .fl = fl, .pu = pu};
+    *r = (reclaim){.s = s, .p = f->p, .f = f, .fl = fl, .pu = pu, .dp = dp};
     r->dies = calloc(f->p->dies, sizeof *r->dies);
     if (!r->dies) return -1;
     r->on_background = sim_register_handler(s, "reclaim.background", on_background, r);

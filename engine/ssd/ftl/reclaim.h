@@ -41,6 +41,7 @@ typedef struct reclaim {
     ftl *f;
     flash *fl;
     progunits *pu;
+    datapath *dp;
     reclaim_die *dies;
     uint32_t fold_cursor; /* the die whose turn it is to fold next */
     bool idle;            /* the host is idle: background work may run */
@@ -48,7 +49,7 @@ typedef struct reclaim {
     reclaim_hooks hooks;
 } reclaim;
 
-int reclaim_init(reclaim *r, sim *s, ftl *f, flash *fl, progunits *pu);
+int reclaim_init(reclaim *r, sim *s, ftl *f, flash *fl, progunits *pu, datapath *dp);
 void reclaim_free(reclaim *r);
 void reclaim_set_hooks(reclaim *r, const reclaim_hooks *h);
 

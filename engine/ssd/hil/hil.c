@@ -61,13 +61,11 @@ static void admit(hil *h, ssdlab_request *r)
     /* The firmware stage will look the request's units up: fetch the
      * mapping entry now, so the miss overlaps other events' work. */
     __builtin_prefetch(&h->f->l2p[req_first_unit(h->p, r)]);
-    uint32_t best = cores_least_busy(h->core_free, h->p->cores);
     sim_time_t cost = r->op == SSDLAB_READ ? h->p->fw_read : r->op == SSDLAB_WRITE ? h->p->fw_write : h->p->fw_trim;
     cost += (sim_time_t)(req_units(h->p, r) - 1) * h->p->fw_per_unit;
     power_deposit(h->power, (double)cost * 1e-9 * h->power->controller_active_extra_w);
-    r->start = max_time(h->protocol->command(&h->link, sim_now(h->s)), h->core_free[best]);
-    sim_time_t end = r->start + cost;
-    h->core_free[best] = end;
+    sim_time_t end = datapath_firmware(h->dp, h->protocol->command(&h->link, sim_now(h->s)), cost);
+    r->start = end - cost;
     sim_schedule_at(h->s, end, h->on_fw_done, r, 0);
 }
 
@@ -166,22 +164,20 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
     const ssd_params *p = f->p;
     *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power, .dp = dp,
                .link = {.p = p, .power = power}, .protocol = &host_protocols[p->host]};
-    h->core_free = calloc(p->cores, sizeof *h->core_free);
     h->queue_outstanding = calloc(p->host_queues, sizeof *h->queue_outstanding);
     h->admission = calloc(p->host_queues, sizeof *h->admission);
-    if (!h->core_free || !h->queue_outstanding || !h->admission) return -1;
+    if (!h->queue_outstanding || !h->admission) return -1;
     h->on_fw_done = sim_register_handler(s, "hil.firmware_done", on_fw_done, h);
     h->on_data_in = sim_register_handler(s, "hil.data_in", on_data_in, h);
     h->on_complete = sim_register_handler(s, "hil.complete", on_complete, h);
     h->on_device_done = sim_register_handler(s, "hil.device_done", on_device_done, h);
     h->on_idle = sim_register_handler(s, "hil.idle", on_idle, h);
-    trim_init(&h->trim, s, f, buf, tm, h->core_free, &h->idle);
+    trim_init(&h->trim, s, f, buf, tm, dp->core_free, &h->idle);
     return 0;
 }
 
 void hil_free(hil *h)
 {
-    free(h->core_free);
     free(h->queue_outstanding);
     free(h->admission);
 }

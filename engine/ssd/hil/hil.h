@@ -29,7 +29,6 @@ typedef struct hil {
     power_model *power;
     datapath *dp;
     trim_work trim;
-    sim_time_t *core_free;
     host_link link;
     const host_protocol *protocol;
     uint32_t outstanding;

@@ -18,7 +18,7 @@ typedef struct trim_work {
     ftl *f;
     buffer *buf;
     trimmap *tm;
-    sim_time_t *core_free; /* the firmware's cores (hil) */
+    sim_time_t *core_free; /* the firmware's cores (datapath.h) */
     const bool *idle;      /* the host is idle (hil) */
     sim_time_t backlog;    /* throttled: work left */
     bool worker;           /* the work's event chain is running */

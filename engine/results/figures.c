@@ -99,9 +99,22 @@ static double floor_speed(const span *s)
     return low;
 }
 
-/* Seconds of the phase in which reads ran below a tenth of their median speed. */
-static double stall_seconds(const span *s)
+/* The phase's intervals less its first and last, which its bounds cut
+ * short: a rate over a whole interval of the part the phase ran is too low
+ * (the read test of P10 starts 0.02 s before an interval ends, and read
+ * 8 MiB/s in it). */
+static span whole_intervals(const span *s)
 {
+    if (s->n < 3) return (span){s->rows, 0, s->interval_s};
+    return (span){s->rows + 1, s->n - 2, s->interval_s};
+}
+
+/* Seconds of the phase in which reads ran below a tenth of their median
+ * speed (whole intervals). */
+static double stall_seconds(const span *all)
+{
+    span whole = whole_intervals(all), *s = &whole;
+    if (!s->n) return NAN;
     double *speeds = malloc(s->n * sizeof *speeds), t = 0;
     if (!speeds) return NAN;
     for (size_t i = 0; i < s->n; i++) speeds[i] = s->rows[i].read_mib_per_s;
@@ -125,9 +138,11 @@ static double fold_seconds(const span *s, const phase_summary *p)
     return at;
 }
 
-/* The lowest 1-second average of the read speed over its median. */
-static double read_dip(const span *s)
+/* The lowest 1-second average of the read speed over its median (whole
+ * intervals). */
+static double read_dip(const span *all)
 {
+    span whole = whole_intervals(all), *s = &whole;
     size_t n = (size_t)fmax(1, round(1.0 / s->interval_s));
     double *avg = malloc(s->n * sizeof *avg), sum = 0, low = INFINITY;
     if (!avg || s->n < n) return free(avg), NAN;
@@ -144,13 +159,13 @@ static double read_dip(const span *s)
     return median > 0 ? low / median : NAN;
 }
 
-/* The lowest or highest IOPS of one interval (1 s in the review), leaving
- * out the first and last, which a phase's bounds may cut short. */
-static double extreme_iops(const span *s, bool highest)
+/* The lowest or highest IOPS of one whole interval (1 s in the review). */
+static double extreme_iops(const span *all, bool highest)
 {
-    if (s->n < 3) return NAN;
-    double v = s->rows[1].iops;
-    for (size_t i = 2; i + 1 < s->n; i++) v = highest ? fmax(v, s->rows[i].iops) : fmin(v, s->rows[i].iops);
+    span s = whole_intervals(all);
+    if (!s.n) return NAN;
+    double v = s.rows[0].iops;
+    for (size_t i = 1; i < s.n; i++) v = highest ? fmax(v, s.rows[i].iops) : fmin(v, s.rows[i].iops);
     return v;
 }
 

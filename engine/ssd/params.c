@@ -94,8 +94,10 @@ const cfg_key ssd_config_keys[] = {
     {"controller.write_buffer", CFG_SIZE, "MiB", "16MiB", "64KiB", "64GiB", NULL,
      "Write buffer (DRAM or SRAM): a write completes once its data is here; space frees when the flash program completes."},
 
-    {"controller.trim_mode", CFG_ENUM, NULL, "free", NULL, NULL, "free|blocking|throttled|deferred",
-     "Cost of TRIM: free (only fw_trim); blocking (no command is served until trim_cost per GiB is done); throttled (the work shares the firmware with commands); deferred (done in idle time: until then the space is not reclaimed)."},
+    {"controller.trim_mode", CFG_ENUM, NULL, "throttled", NULL, NULL, "free|blocking|throttled|deferred",
+     "How the firmware schedules TRIM's work (controller.trim_cost, else derived from the mapping structures it touches): "
+     "throttled, the default (the work shares the firmware with commands); blocking (no command is served until it is done); "
+     "deferred (done in idle time: until then the space is not reclaimed); free (none: only fw_trim, an idealisation)."},
     {"controller.trim_cost", CFG_TIME, "ms", "0ms", "0ns", "10s", NULL,
      "Firmware work per GiB trimmed, given outright (blocking, throttled, deferred); 0 derives it from the mapping "
      "table's memory (controller.dram_access, controller.sram_access) and, DRAM-less, the translation units read."},

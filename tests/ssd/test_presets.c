@@ -171,3 +171,35 @@ Test(presets, family_files)
     cfg_free(c);
     remove_dir(dir);
 }
+
+/* A drive built from the parts library alone (the DRAM-less 4-channel SATA
+ * controller and 64-layer TLC, 1 TB), with no TRIM setting of its own,
+ * throttles TRIM at the work its mapping structures take: two SRAM
+ * accesses per unit and, first, each translation unit its 16 MiB cache
+ * lacks read from the flash. A 64 GiB TRIM with none cached is 16 Mi units
+ * and 16 Ki translation units: more than a second of firmware work (it
+ * was free: 0.5 s of dip where such drives stall for seconds). */
+Test(presets, a_drive_from_parts_alone_pays_for_trim)
+{
+    char dir[] = "/tmp/ssdlab-parts-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[600], text[1024];
+    snprintf(text, sizeof text,
+             "drive:\n  user_capacity: 1000GB\n  dies_from: capacity\nparts:\n  nand: %s/models/nand/toshiba-bics3-256gb-tlc.yaml\n"
+             "  controller: %s/models/controllers/sm2258xt.yaml\n",
+             SOURCE_DIR, SOURCE_DIR);
+    cfg *c = cfg_create(ssdlab_schema());
+    cfg_load_file(c, write_file(dir, "drive.yaml", text, path, sizeof path));
+    cr_assert_eq(cfg_error_count(c), 0, "%s", cfg_errors(c));
+    ssd_params p;
+    char err[512];
+    cr_assert_eq(ssd_params_load(&p, c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(p.trim, TRIM_THROTTLED);
+    cr_assert_eq(p.trim_ns_per_byte, 0, "derived, not given");
+    cr_assert_eq(p.trim_unit_ns, 2 * cfg_uint(c, "controller.sram_access"));
+    double units = 64.0 * (1 << 30) / p.unit, map_units = units / p.map_entries_per_page;
+    double work_s = (units * (double)p.trim_unit_ns + map_units * (double)p.trim_map_read_ns) * 1e-9;
+    cr_assert(work_s > 1.0 && work_s < 10.0, "64 GiB TRIM: %.2f s of work", work_s);
+    cfg_free(c);
+    remove_dir(dir);
+}

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Source: ../shared/reference/pcmark8-traces.md, "PCMark 8 storage traces:
- * published statistics" (Tom's Hardware, "How we test storage", 2015).
+/* Source: the traces' published statistics (Tom's Hardware, "How we test
+ * storage", 2015).
  * Data read and written are taken as MiB, as the review sources of this
  * project write binary units. */
 static const pcmark8_app apps[] = {

@@ -1,5 +1,5 @@
 /* PCMark-style scoring of replayed traces (UL's published definitions,
- * ../shared/reference/pcmark8-traces.md): over the phases that replay a
+ * PCMark 8 and PCMark 10 technical guides): over the phases that replay a
  * trace, bandwidth = bytes read and written / busy time (time with a read
  * or write outstanding), average access time = mean latency of the reads
  * and writes, and score = geometric mean(bandwidth, 1 / access time). */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The PCMark-like secondary-storage experiment ranks the presets as the
-# reviewers did (../shared/reference/pcmark8-traces.md): the Samsung 850
+# reviewers did (reviews of 2016-2017 with PCMark 8's storage test): the Samsung 850
 # EVO's bandwidth about 1.5 x the Toshiba TR200's, within +-25 %.
 # Usage: test_pcmark8_ranking.sh SSDLAB SOURCE_DIR
 set -eu

@@ -1,7 +1,7 @@
 /* The parts library and the drive presets: every preset builds; a family's
  * capacities get their dies, SLC cache and spare area from the capacity
- * alone (drive-measurements.md states the die counts of the TR200 480,
- * BX200 240 and M9Pe 256); part files may set only what they own. */
+ * alone (the reviews state the die counts of the TR200 480, BX200 240 and
+ * M9Pe 256); part files may set only what they own. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>

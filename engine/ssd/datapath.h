@@ -12,7 +12,11 @@
  * engine as it moves over the link or a channel (cut-through), so a
  * transfer ends when the slowest of the engines it passes is done with it.
  * These are the ceilings a controller puts on a drive wherever its array
- * could go faster: at its largest capacities, whose dies outrun it. */
+ * could go faster: at its largest capacities, whose dies outrun it.
+ * Engines serve in the order transfers are issued, as the channels do: a
+ * transfer issued for a later start (its channel busy) holds its engine
+ * from then on, so a ceiling is never exceeded, at the cost of a little
+ * idle time when transfers are issued out of time order. */
 #ifndef SSDLAB_DATAPATH_H
 #define SSDLAB_DATAPATH_H
 

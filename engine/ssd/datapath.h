@@ -36,7 +36,6 @@ typedef enum datapath_engine {
 typedef struct datapath {
     double ns_per_byte[DP_ENGINES]; /* 0: the engine sets no limit */
     sim_time_t free_at[DP_ENGINES];
-    sim_time_t busy_ns[DP_ENGINES];
     /* The firmware's identical cores: host commands, TRIM's work, and the
      * bookkeeping of every unit GC or folding moves all take their time. */
     sim_time_t *core_free;
@@ -59,6 +58,17 @@ static inline sim_time_t datapath_firmware(datapath *d, sim_time_t ready, sim_ti
     return end;
 }
 
+/* Firmware work of `cost` that holds every core (no command is served
+ * meanwhile), from when all are free after `ready`: returns when it ends. */
+static inline sim_time_t datapath_firmware_all(datapath *d, sim_time_t ready, sim_time_t cost)
+{
+    sim_time_t start = ready;
+    for (uint32_t c = 0; c < d->cores; c++)
+        if (d->core_free[c] > start) start = d->core_free[c];
+    for (uint32_t c = 0; c < d->cores; c++) d->core_free[c] = start + cost;
+    return start + cost;
+}
+
 /* `bytes` stream through engine e from `start` on (or once it frees up):
  * returns when the last of them has passed; `start` when e sets no limit. */
 static inline sim_time_t datapath_stream(datapath *d, datapath_engine e, sim_time_t start, uint64_t bytes)
@@ -67,7 +77,6 @@ static inline sim_time_t datapath_stream(datapath *d, datapath_engine e, sim_tim
     sim_time_t busy = (sim_time_t)((double)bytes * d->ns_per_byte[e] + 0.5);
     sim_time_t end = (start > d->free_at[e] ? start : d->free_at[e]) + busy;
     d->free_at[e] = end;
-    d->busy_ns[e] += busy;
     return end;
 }
 

@@ -149,8 +149,7 @@ static void preload_next_program(flash *fl, flash_die *ds)
 {
     txn *next = ds->q.head[FLASH_CLASS_PROGRAM];
     if (!fl->p->cache_program || !next || next->data_in || next->kind != TX_PROGRAM) return;
-    next->ready =
-        channel_transfer(fl, next->die, sim_now(fl->s), next->units, DP_ECC_ENCODE);
+    next->ready = channel_transfer(fl, next->die, sim_now(fl->s), next->units, DP_ECC_ENCODE);
     next->data_in = true;
 }
 

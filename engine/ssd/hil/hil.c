@@ -172,7 +172,7 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
     h->on_complete = sim_register_handler(s, "hil.complete", on_complete, h);
     h->on_device_done = sim_register_handler(s, "hil.device_done", on_device_done, h);
     h->on_idle = sim_register_handler(s, "hil.idle", on_idle, h);
-    trim_init(&h->trim, s, f, buf, tm, dp->core_free, &h->idle);
+    trim_init(&h->trim, s, f, buf, tm, dp, &h->idle);
     return 0;
 }
 

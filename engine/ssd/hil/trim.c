@@ -1,7 +1,5 @@
 #include "trim.h"
 
-#include "timelines.h"
-
 /* The work of trimming n units after map_reads translation-unit reads:
  * given per GiB, or derived (params.c). */
 static sim_time_t trim_work_of(const ssd_params *p, uint32_t n, uint32_t map_reads)
@@ -22,12 +20,10 @@ void trim_start_worker(trim_work *t)
 static void throttled_chunk(trim_work *t, sim_time_t now)
 {
     sim_time_t chunk = t->backlog < t->p->trim_chunk ? t->backlog : t->p->trim_chunk;
-    uint32_t best = cores_least_busy(t->core_free, t->p->cores);
-    sim_time_t start = max_time(now, t->core_free[best]);
-    t->core_free[best] = start + chunk;
+    sim_time_t end = datapath_firmware(t->dp, now, chunk);
     t->backlog -= chunk;
     sim_time_t gap = (sim_time_t)((double)chunk * (1 - t->p->trim_share) / t->p->trim_share);
-    sim_schedule_at(t->s, start + chunk + gap, t->on_work, t, 0);
+    sim_schedule_at(t->s, end + gap, t->on_work, t, 0);
 }
 
 /* Deferred (in idle time only): `done` units of work were scheduled to end
@@ -52,9 +48,9 @@ static void on_work(sim *s, void *ctx, void *obj, uint64_t done)
     t->worker = false;
 }
 
-void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, sim_time_t *core_free, const bool *idle)
+void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, datapath *dp, const bool *idle)
 {
-    *t = (trim_work){.s = s, .p = f->p, .f = f, .buf = buf, .tm = tm, .core_free = core_free, .idle = idle};
+    *t = (trim_work){.s = s, .p = f->p, .f = f, .buf = buf, .tm = tm, .dp = dp, .idle = idle};
     t->on_work = sim_register_handler(s, "trim.work", on_work, t);
 }
 
@@ -76,11 +72,7 @@ sim_time_t trim_command(trim_work *t, uint32_t lpn0, uint32_t n, uint32_t map_re
         buffer_forget(t->buf, lpn0 + i);
     }
     if (t->p->trim == TRIM_BLOCKING) {
-        /* Every core is held: no command is served until the work is done. */
-        sim_time_t start = now;
-        for (uint32_t c = 0; c < t->p->cores; c++) start = max_time(start, t->core_free[c]);
-        for (uint32_t c = 0; c < t->p->cores; c++) t->core_free[c] = start + work;
-        return start + work;
+        return datapath_firmware_all(t->dp, now, work);
     }
     if (t->p->trim == TRIM_THROTTLED) {
         t->backlog += work;

@@ -8,6 +8,7 @@
 #define SSDLAB_TRIM_H
 
 #include "buffer.h"
+#include "datapath.h"
 #include "ftl.h"
 #include "sim.h"
 #include "trimmap.h"
@@ -18,14 +19,14 @@ typedef struct trim_work {
     ftl *f;
     buffer *buf;
     trimmap *tm;
-    sim_time_t *core_free; /* the firmware's cores (datapath.h) */
+    datapath *dp;          /* the firmware's cores */
     const bool *idle;      /* the host is idle (hil) */
     sim_time_t backlog;    /* throttled: work left */
     bool worker;           /* the work's event chain is running */
     sim_handler_id on_work;
 } trim_work;
 
-void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, sim_time_t *core_free, const bool *idle);
+void trim_init(trim_work *t, sim *s, ftl *f, buffer *buf, trimmap *tm, datapath *dp, const bool *idle);
 /* Trims units [lpn, lpn + n) at the current time, having first read
  * map_reads translation units (DRAM-less); returns when the command
  * completes. */

@@ -183,15 +183,14 @@ Test(cli, run_refuses_inconsistent_drives)
 
 Test(cli, trace_stats_and_convert)
 {
-    if (access(SOURCE_DIR "/../shared/traces/msr_rsrch_1.csv", R_OK)) cr_skip_test("../shared/traces is not here");
-    output *o = run("trace stats ../shared/traces/msr_rsrch_1.csv");
+    output *o = run("trace stats tests/data/traces/msr_rsrch_1.csv");
     cr_assert_eq(o->status, 0, "%s", o->err);
     cr_assert(strstr(o->out, "  requests            13780\n"), "%s", o->out);
     cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes, 163.28 MiB)\n"), "%s", o->out);
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char args[512];
-    snprintf(args, sizeof args, "trace convert ../shared/traces/msr_rsrch_1.csv %s/r.bin", dir);
+    snprintf(args, sizeof args, "trace convert tests/data/traces/msr_rsrch_1.csv %s/r.bin", dir);
     o = run(args);
     cr_assert_eq(o->status, 0, "%s", o->err);
     cr_assert(strstr(o->out, "13780 records written"), "%s", o->out);

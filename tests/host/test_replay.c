@@ -10,7 +10,7 @@
 #include "ssd.h"
 #include "workload.h"
 
-#define SHARED SOURCE_DIR "/../shared/traces/"
+#define SAMPLES SOURCE_DIR "/tests/data/traces/"
 
 typedef struct run {
     workload_result r;
@@ -21,7 +21,6 @@ typedef struct run {
 
 static run replay(const char *trace, const char *const *sets)
 {
-    if (access(trace, R_OK)) cr_skip_test("%s is not here (../shared/traces is laid beside the project in CI)", trace);
     cfg *c = cfg_create(ssdlab_schema());
     const char *base[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.blocks_per_plane=64",
                           "nand.pages_per_block=96", "drive.user_capacity=600MB", "workload.source=trace",
@@ -55,7 +54,7 @@ static run replay(const char *trace, const char *const *sets)
 /* Every record is served, with its bytes (widened to 4 KiB units). */
 Test(replay, afap_replays_every_record)
 {
-    run x = replay(SHARED "msr_wdev_1.csv", LIST("workload.replay=afap", "workload.lba_map=wrap"));
+    run x = replay(SAMPLES "msr_wdev_1.csv", LIST("workload.replay=afap", "workload.lba_map=wrap"));
     cr_assert_eq(x.rc, 0, "%s", x.err);
     cr_assert_eq(x.r.requests, 1055);
     cr_assert_eq(x.st.completed[SSDLAB_WRITE], 1055);
@@ -67,8 +66,8 @@ Test(replay, afap_replays_every_record)
  * request's service; a time scale of 0.5 halves it. */
 Test(replay, timed_replay_keeps_recorded_times)
 {
-    run full = replay(SHARED "fiu_cheetah_sample.blkparse", LIST("workload.lba_map=wrap"));
-    run half = replay(SHARED "fiu_cheetah_sample.blkparse", LIST("workload.lba_map=wrap", "workload.time_scale=0.5"));
+    run full = replay(SAMPLES "fiu_cheetah_sample.blkparse", LIST("workload.lba_map=wrap"));
+    run half = replay(SAMPLES "fiu_cheetah_sample.blkparse", LIST("workload.lba_map=wrap", "workload.time_scale=0.5"));
     cr_assert_eq(full.rc, 0, "%s", full.err);
     cr_assert_eq(full.r.requests, 9998);
     cr_assert(full.r.seconds > 23.4 && full.r.seconds < 23.8, "span %.4f s", full.r.seconds);
@@ -78,9 +77,9 @@ Test(replay, timed_replay_keeps_recorded_times)
 /* A multi-device trace: only the chosen device's records run. */
 Test(replay, device_selection)
 {
-    run all = replay(SHARED "disksim_wsrch-small.trace",
+    run all = replay(SAMPLES "disksim_wsrch-small.trace",
                      LIST("workload.replay=afap", "workload.trace_time_unit=1ns", "workload.lba_map=wrap"));
-    run one = replay(SHARED "disksim_wsrch-small.trace",
+    run one = replay(SAMPLES "disksim_wsrch-small.trace",
                      LIST("workload.replay=afap", "workload.trace_time_unit=1ns", "workload.lba_map=wrap", "workload.devices=0"));
     cr_assert_eq(all.r.requests, 24783);
     cr_assert_eq(one.r.requests + one.r.skipped, 24783);
@@ -91,11 +90,11 @@ Test(replay, device_selection)
 /* Records past the capacity: an error naming file and line, or a mapping. */
 Test(replay, lba_mapping_modes)
 {
-    run err = replay(SHARED "msr_wdev_1.csv", LIST("workload.replay=afap"));
+    run err = replay(SAMPLES "msr_wdev_1.csv", LIST("workload.replay=afap"));
     cr_assert_eq(err.rc, -1);
     cr_assert(strstr(err.err, "msr_wdev_1.csv:1: offset 3165323264 + 4096 bytes lies past the drive's 599998464 bytes"), "%s",
               err.err);
-    run scaled = replay(SHARED "msr_wdev_1.csv", LIST("workload.replay=afap", "workload.lba_map=scale"));
+    run scaled = replay(SAMPLES "msr_wdev_1.csv", LIST("workload.replay=afap", "workload.lba_map=scale"));
     cr_assert_eq(scaled.rc, 0, "%s", scaled.err);
     cr_assert_eq(scaled.r.remapped, 1055, "scale maps every record");
 }

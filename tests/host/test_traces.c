@@ -13,7 +13,7 @@
 #include "stats.h"
 #include "trace.h"
 
-#define SHARED SOURCE_DIR "/../shared/traces/"
+#define SAMPLES SOURCE_DIR "/tests/data/traces/"
 
 static char dir[] = "/tmp/ssdlab-trace-test-XXXXXX";
 static void setup(void) { cr_assert_not_null(mkdtemp(dir)); }
@@ -40,15 +40,14 @@ static const char *file_with(const char *name, const char *text)
 static void stats_of(const char *path, trace_options o, trace_stats *s)
 {
     char err[1024];
-    if (access(path, R_OK)) cr_skip_test("%s is not here (../shared/traces is laid beside the project in CI)", path);
     cr_assert_eq(trace_stats_compute(path, &o, s, err, sizeof err), 0, "%s", err);
 }
 
-/* Figures from ../shared/traces/README.md. */
+/* Figures from tests/data/traces/README.md. */
 Test(traces, msr_cambridge_rsrch_1)
 {
     trace_stats s;
-    stats_of(SHARED "msr_rsrch_1.csv", (trace_options){0}, &s);
+    stats_of(SAMPLES "msr_rsrch_1.csv", (trace_options){0}, &s);
     cr_assert_eq(s.requests, 13780);
     cr_assert_eq(s.count[TRACE_WRITE], 13738);
     cr_assert_eq(s.count[TRACE_READ], 42);
@@ -61,7 +60,7 @@ Test(traces, msr_cambridge_rsrch_1)
 Test(traces, msr_cambridge_wdev_1)
 {
     trace_stats s;
-    stats_of(SHARED "msr_wdev_1.csv", (trace_options){.format = TRACE_MSR}, &s);
+    stats_of(SAMPLES "msr_wdev_1.csv", (trace_options){.format = TRACE_MSR}, &s);
     cr_assert_eq(s.requests, 1055);
     cr_assert_eq(s.count[TRACE_READ], 0);
     cr_assert_eq(s.bytes[TRACE_WRITE], 5537792);
@@ -70,7 +69,7 @@ Test(traces, msr_cambridge_wdev_1)
 Test(traces, disksim_mqsim_wsrch)
 {
     trace_stats s;
-    stats_of(SHARED "disksim_wsrch-small.trace", (trace_options){.disksim_time_unit_ns = 1}, &s);
+    stats_of(SAMPLES "disksim_wsrch-small.trace", (trace_options){.disksim_time_unit_ns = 1}, &s);
     cr_assert_eq(s.requests, 24783);
     cr_assert_eq(s.count[TRACE_READ], 24779);
     cr_assert_eq(s.count[TRACE_WRITE], 4);
@@ -83,7 +82,7 @@ Test(traces, disksim_mqsim_wsrch)
 Test(traces, fiu_cheetah)
 {
     trace_stats s;
-    stats_of(SHARED "fiu_cheetah_sample.blkparse", (trace_options){0}, &s);
+    stats_of(SAMPLES "fiu_cheetah_sample.blkparse", (trace_options){0}, &s);
     cr_assert_eq(s.requests, 9998);
     cr_assert_eq(s.count[TRACE_READ], 8896);
     cr_assert_eq(s.count[TRACE_WRITE], 1102);
@@ -252,8 +251,7 @@ static void compress_with(const char *codec, const char *from, const char *to)
 
 Test(traces, compressed_inputs_read_like_the_original)
 {
-    const char *src = SHARED "msr_rsrch_1.csv";
-    if (access(src, R_OK)) cr_skip_test("%s is not here", src);
+    const char *src = SAMPLES "msr_rsrch_1.csv";
     const char *codecs[] = {"gzip", "bzip2", "xz", "zstd"};
     for (int i = 0; i < 4; i++) {
         char path[300];

@@ -1,5 +1,6 @@
 #include "replay.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,30 @@ enum { MAX_DEVICES = 64 };
 
 typedef enum lba_map { MAP_ERROR, MAP_WRAP, MAP_SCALE } lba_map;
 
+/* What ends a replay besides the trace's end, as for a synthetic phase
+ * (workload.warmup, requests, duration, bytes, drive_writes), where it
+ * starts (workload.start_record, start_time) and whether it goes round
+ * again (workload.loop). */
+typedef struct bounds {
+    uint64_t warmup, target, byte_target, write_target, skip_records;
+    sim_time_t duration, skip_time;
+    bool loop;
+} bounds;
+
 struct replay {
     sim *s;
     ssd *d;
     trace_reader *t;
+    char path[PATH_MAX];
+    trace_options opt;
+    const pcmark8_app *app; /* a PCMark-like trace made in memory, or NULL */
+    uint64_t app_seed;
+    bounds b;
+    bool measuring, stopping;
+    bool runs_to_stop_at; /* a timed replay whose next record lies past its duration lasts the duration */
+    sim_time_t measure_start, stop_at;
+    sim_time_t time_base, last_time; /* a loop's later passes arrive after the earlier ones */
+    uint64_t bytes_issued, bytes_done, written, pass_records;
     bool timed;
     double time_scale;
     uint32_t depth;
@@ -48,6 +69,29 @@ static void fail(replay *p, const char *msg)
     p->trace_done = true;
 }
 
+static int open_source(replay *p, char *err, size_t errlen);
+
+/* workload.loop: the trace from its start again, arriving after the last
+ * record of the pass before. False when it cannot go round (it is not
+ * asked to, the phase is stopping, a pass gave no record, or the file
+ * cannot be opened again). */
+static bool go_round(replay *p)
+{
+    if (!p->b.loop || p->stopping || !p->pass_records) return false;
+    trace_close(p->t);
+    p->t = NULL;
+    if (open_source(p, p->err, sizeof p->err)) {
+        p->failed = true;
+        return false;
+    }
+    p->time_base = p->last_time;
+    p->record_number = p->pass_records = 0;
+    return true;
+}
+
+/* Before workload.start_record or workload.start_time: not replayed. */
+static bool before_start(const replay *p) { return p->record_number <= p->b.skip_records || p->next.time < p->b.skip_time; }
+
 /* The next record of a selected device, mapped onto the drive. */
 static bool load_next(replay *p)
 {
@@ -55,14 +99,19 @@ static bool load_next(replay *p)
         int rc = trace_next(p->t, &p->next);
         if (rc <= 0) {
             if (rc < 0) fail(p, trace_error(p->t));
+            if (rc == 0 && go_round(p)) continue;
             p->trace_done = true;
             return false;
         }
         p->record_number++;
+        if (before_start(p)) continue;
         if (!wanted(p, p->next.device)) {
             p->skipped++;
             continue;
         }
+        p->pass_records++;
+        p->next.time = p->time_base + (p->next.time - p->b.skip_time);
+        p->last_time = p->next.time;
         trace_record *r = &p->next;
         if (r->bytes > p->capacity) r->bytes = (uint32_t)p->capacity;
         /* scale: the trace's whole address range onto the drive's, so that
@@ -92,20 +141,60 @@ static bool load_next(replay *p)
 
 static void on_done(ssdlab_request *r, void *ctx);
 
+/* --- bounds ----------------------------------------------------------------- */
+
+static void start_measuring(replay *p)
+{
+    p->measuring = true;
+    p->measure_start = sim_now(p->s);
+    if (p->b.duration) p->stop_at = p->measure_start + p->b.duration;
+    ssd_reset_stats(p->d);
+}
+
+static bool limits_reached(const replay *p)
+{
+    return (p->b.target && p->completed - p->b.warmup >= p->b.target) || (p->stop_at && sim_now(p->s) >= p->stop_at) ||
+           (p->b.byte_target && p->bytes_done >= p->b.byte_target) || (p->b.write_target && p->written >= p->b.write_target);
+}
+
+/* A request or byte budget stops issuing once it is spoken for, so the
+ * requests in flight do not overshoot it. */
+static bool budget_spent(const replay *p)
+{
+    return p->stopping || (p->b.target && p->issued >= p->b.warmup + p->b.target) ||
+           (p->b.byte_target && p->measuring && p->bytes_issued >= p->b.byte_target);
+}
+
+/* Nothing more is to be issued and nothing is in flight: the phase ends. */
+static void maybe_stop(replay *p)
+{
+    if (p->runs_to_stop_at && sim_now(p->s) < p->stop_at) return;
+    bool no_more = budget_spent(p) || (p->trace_done && !p->have_next);
+    if (no_more && p->completed == p->issued) sim_request_stop(p->s);
+}
+
+/* --- issuing ---------------------------------------------------------------- */
+
 static void submit(replay *p, ssdlab_request *r)
 {
     static const ssdlab_op ops[] = {[TRACE_READ] = SSDLAB_READ, [TRACE_WRITE] = SSDLAB_WRITE, [TRACE_TRIM] = SSDLAB_TRIM};
     *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes};
     p->have_next = false;
     p->issued++;
+    if (p->measuring) p->bytes_issued += r->bytes;
     host_submit(p->d, r, on_done, p);
 }
 
 static void schedule_next_arrival(replay *p)
 {
-    if (!load_next(p)) return;
-    p->have_next = true;
+    if (budget_spent(p) || !load_next(p)) return;
     sim_time_t at = p->start + (sim_time_t)((double)p->next.time * p->time_scale);
+    if (p->stop_at && at >= p->stop_at) { /* past the phase's duration: it ends then */
+        p->stopping = p->runs_to_stop_at = true;
+        sim_schedule_at(p->s, p->stop_at, p->on_arrival, p, 0);
+        return;
+    }
+    p->have_next = true;
     if (at < sim_now(p->s)) at = sim_now(p->s);
     sim_schedule_at(p->s, at, p->on_arrival, p, 0);
 }
@@ -114,21 +203,32 @@ static void on_arrival(sim *s, void *ctx, void *obj, uint64_t arg)
 {
     (void)s, (void)ctx, (void)arg;
     replay *p = obj;
-    ssdlab_request *r = reqpool_take(&p->pool);
-    submit(p, r);
+    if (budget_spent(p)) {
+        p->have_next = false;
+        maybe_stop(p);
+        return;
+    }
+    submit(p, reqpool_take(&p->pool));
     schedule_next_arrival(p);
+    maybe_stop(p);
 }
 
 static void on_done(ssdlab_request *r, void *ctx)
 {
     replay *p = ctx;
     p->completed++;
-    if (!p->timed && !p->failed && load_next(p)) {
+    if (!p->measuring && p->completed == p->b.warmup) start_measuring(p);
+    else if (p->measuring) {
+        p->bytes_done += r->bytes;
+        if (r->op == SSDLAB_WRITE) p->written += r->bytes;
+    }
+    if (p->measuring && limits_reached(p)) p->stopping = true;
+    if (!p->timed && !p->failed && !budget_spent(p) && load_next(p)) {
         submit(p, r);
         return;
     }
     if (p->timed) reqpool_give(&p->pool, r);
-    if (p->trace_done && !p->have_next && p->completed == p->issued) sim_request_stop(p->s);
+    maybe_stop(p);
 }
 
 static int parse_devices(replay *p, const char *list, char *err, size_t errlen)
@@ -146,23 +246,65 @@ static int parse_devices(replay *p, const char *list, char *err, size_t errlen)
     return 0;
 }
 
-/* A PCMark-like trace, generated in memory (traces/pcmark8.c): the same
- * records 'ssdlab trace gen pcmark8' writes. */
-static int open_pcmark8(replay *p, const cfg *c, char *err, size_t errlen)
+/* Opens the trace, or makes the PCMark-like one (traces/pcmark8.c: the
+ * same records 'ssdlab trace gen pcmark8' writes); again for each pass of
+ * a loop. */
+static int open_source(replay *p, char *err, size_t errlen)
 {
-    const pcmark8_app *app = pcmark8_find(cfg_str(c, "workload.pcmark8_app"));
+    if (!p->app) return (p->t = trace_open(p->path, &p->opt, err, errlen)) ? 0 : -1;
     trace_record *recs;
     size_t n;
-    if (!app || pcmark8_generate(app, cfg_uint(c, "workload.pcmark8_seed"), &recs, &n, err, errlen)) {
-        if (!app) snprintf(err, errlen, "key 'workload.pcmark8_app': unknown application");
-        return -1;
-    }
+    if (pcmark8_generate(p->app, p->app_seed, &recs, &n, err, errlen)) return -1;
     p->max_end = 1;
     for (size_t i = 0; i < n; i++)
         if (recs[i].offset + recs[i].bytes > p->max_end) p->max_end = recs[i].offset + recs[i].bytes;
     char name[96];
-    snprintf(name, sizeof name, "pcmark8:%s", app->name);
+    snprintf(name, sizeof name, "pcmark8:%s", p->app->name);
     return (p->t = trace_open_records(recs, n, name, err, errlen)) ? 0 : -1;
+}
+
+/* The keys that end or start a replay (bounds). workload.requests counts
+ * only when it is set: its default (a million) would cut long traces short
+ * without a word, so a trace left to itself replays whole. */
+static int read_bounds(replay *p, const cfg *c, char *err, size_t errlen)
+{
+    char origin[64];
+    bounds *b = &p->b;
+    b->warmup = cfg_uint(c, "workload.warmup");
+    if (strcmp(cfg_origin(c, "workload.requests", origin, sizeof origin), "default")) b->target = cfg_uint(c, "workload.requests");
+    b->duration = cfg_uint(c, "workload.duration");
+    b->byte_target = cfg_uint(c, "workload.bytes");
+    b->write_target = (uint64_t)(cfg_float(c, "workload.drive_writes") * (double)p->capacity);
+    b->skip_records = cfg_uint(c, "workload.start_record");
+    b->skip_time = cfg_uint(c, "workload.start_time");
+    b->loop = cfg_bool(c, "workload.loop");
+    if (b->loop && !b->target && !b->duration && !b->byte_target && !b->write_target)
+        return snprintf(err, errlen, "key 'workload.loop' is true but nothing would stop the replay; expected "
+                                     "'workload.requests', 'duration', 'bytes' or 'drive_writes' as well"), -1;
+    return 0;
+}
+
+static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
+{
+    if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
+        p->app = pcmark8_find(cfg_str(c, "workload.pcmark8_app"));
+        p->app_seed = cfg_uint(c, "workload.pcmark8_seed");
+        if (!p->app) return snprintf(err, errlen, "key 'workload.pcmark8_app': unknown application"), -1;
+        return 0;
+    }
+    const char *path = cfg_str(c, "workload.trace");
+    if (strlen(path) >= sizeof p->path) return snprintf(err, errlen, "key 'workload.trace': the path is too long"), -1;
+    snprintf(p->path, sizeof p->path, "%s", path);
+    p->opt = (trace_options){.format = trace_format_parse(cfg_str(c, "workload.trace_format")),
+                             .disksim_time_unit_ns = (double)cfg_uint(c, "workload.trace_time_unit"),
+                             .blkparse_event = cfg_str(c, "workload.blkparse_event")[0]};
+    if (p->map == MAP_SCALE) {
+        /* scaling needs the trace's extent: one streaming pass first */
+        trace_stats st;
+        if (trace_stats_compute(p->path, &p->opt, &st, err, errlen)) return -1;
+        p->max_end = st.max_end ? st.max_end : 1;
+    }
+    return 0;
 }
 
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
@@ -177,32 +319,8 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     p->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
     const char *map = cfg_str(c, "workload.lba_map");
     p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : MAP_ERROR;
-    const char *path = cfg_str(c, "workload.trace");
-    trace_options o = {.format = trace_format_parse(cfg_str(c, "workload.trace_format")),
-                       .disksim_time_unit_ns = (double)cfg_uint(c, "workload.trace_time_unit"),
-                       .blkparse_event = cfg_str(c, "workload.blkparse_event")[0]};
-    if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen)) {
-        replay_free(p);
-        return NULL;
-    }
-    if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
-        if (open_pcmark8(p, c, err, errlen)) {
-            replay_free(p);
-            return NULL;
-        }
-        p->on_arrival = sim_register_handler(s, "replay.arrival", on_arrival, NULL);
-        return p;
-    }
-    if (p->map == MAP_SCALE) {
-        /* scaling needs the trace's extent: one streaming pass first */
-        trace_stats st;
-        if (trace_stats_compute(path, &o, &st, err, errlen)) {
-            replay_free(p);
-            return NULL;
-        }
-        p->max_end = st.max_end ? st.max_end : 1;
-    }
-    if (!(p->t = trace_open(path, &o, err, errlen))) {
+    if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) || read_bounds(p, c, err, errlen) ||
+        read_source(p, c, err, errlen) || open_source(p, err, errlen)) {
         replay_free(p);
         return NULL;
     }
@@ -221,17 +339,17 @@ void replay_free(replay *p)
 int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
 {
     ssd_reset_stats(p->d);
-    p->start = sim_now(p->s);
+    p->start = p->measure_start = sim_now(p->s);
+    p->measuring = p->b.warmup == 0;
+    if (p->measuring && p->b.duration) p->stop_at = p->start + p->b.duration;
     if (p->timed) {
         schedule_next_arrival(p);
     } else {
-        for (uint32_t i = 0; i < p->depth && load_next(p); i++) {
-            ssdlab_request *r = reqpool_take(&p->pool);
-            submit(p, r);
-        }
+        for (uint32_t i = 0; i < p->depth && !budget_spent(p) && load_next(p); i++) submit(p, reqpool_take(&p->pool));
     }
     if (p->issued || p->have_next) sim_run(p->s, SIM_TIME_MAX);
-    *res = (replay_result){p->completed, p->remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->start)};
+    uint64_t measured = p->measuring ? p->completed - p->b.warmup : 0;
+    *res = (replay_result){measured, p->remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start)};
     if (p->failed) {
         snprintf(err, errlen, "%s", p->err);
         return -1;

@@ -34,7 +34,8 @@ const cfg_key workload_config_keys[] = {
      "Start of the region as a share of the capacity (rounded down to whole MiB); used instead of region_offset when above 0."},
     {"workload.region_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
      "Size of the region as a share of the capacity (rounded down to whole MiB); used instead of region_size when above 0."},
-    {"workload.requests", CFG_UINT, NULL, "1000000", "0", NULL, NULL, "Requests to complete, after any warm-up; 0 means no limit."},
+    {"workload.requests", CFG_UINT, NULL, "1000000", "0", NULL, NULL,
+     "Requests to complete, after any warm-up; 0 means no limit. A trace replay counts it only when set (left to itself it replays the whole trace)."},
     {"workload.duration", CFG_TIME, "s", "0s", NULL, NULL, NULL, "Simulated time to run for after the warm-up; 0 means no limit."},
     {"workload.warmup", CFG_UINT, NULL, "0", "0", NULL, NULL, "Requests completed and not measured first."},
     {"workload.precondition", CFG_ENUM, NULL, "fill", NULL, NULL, "none|fill|steady",
@@ -64,6 +65,11 @@ const cfg_key workload_config_keys[] = {
      "Timed replay: recorded times are multiplied by this (0.5 replays twice as fast)."},
     {"workload.devices", CFG_STRING, NULL, "all", NULL, NULL, NULL,
      "Devices (disks, volumes, ASUs) of a multi-device trace to replay: 'all' or numbers separated by commas."},
+    {"workload.start_record", CFG_UINT, NULL, "0", "0", NULL, NULL, "Trace replay: skip the trace's first records, this many."},
+    {"workload.start_time", CFG_TIME, "s", "0s", NULL, NULL, NULL,
+     "Trace replay: skip the records recorded before this time (from the trace's first record); a timed replay's first record then arrives at once."},
+    {"workload.loop", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
+     "Trace replay: at the trace's end, replay it again from its start (or start_record / start_time), each pass arriving after the last, until requests, duration, bytes or drive_writes stop it."},
     {"workload.lba_map", CFG_ENUM, NULL, "error", NULL, NULL, "error|wrap|scale",
      "Records past the drive's capacity: stop with an error, wrap around, or scale the trace's address range onto the drive."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
@@ -265,9 +271,23 @@ static void set_trim_phase(workload *w, const cfg *c, uint64_t start, uint64_t s
     w->trim_end = start + size;
 }
 
+/* Keys that apply to trace replays only: set on a synthetic phase they
+ * are an error, not ignored. */
+static int refuse_trace_keys(const cfg *c, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop"};
+    char origin[64];
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(cfg_origin(c, keys[i], origin, sizeof origin), "default"))
+            return snprintf(err, errlen, "key '%s' (%s) applies to trace replays only; expected workload.source=trace or pcmark8, or no '%s'",
+                            keys[i], origin, keys[i]), -1;
+    return 0;
+}
+
 /* The synthetic kinds of phase: io, fill, trim, idle. */
 static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
 {
+    if (refuse_trace_keys(c, err, errlen)) return -1;
     const char *phase = cfg_str(c, "workload.phase");
     w->kind = !strcmp(phase, "fill") ? PHASE_FILL : !strcmp(phase, "trim") ? PHASE_TRIM : !strcmp(phase, "idle") ? PHASE_IDLE : PHASE_IO;
     w->duration = cfg_uint(c, "workload.duration");

@@ -1,5 +1,7 @@
 /* Trace replay on a drive: as fast as possible and timed, time scaling,
- * device selection, mapping onto the capacity, and bad records. */
+ * device selection, mapping onto the capacity, bad records, and the bounds
+ * a replay shares with synthetic phases (requests, duration, bytes, drive
+ * writes, warm-up) with its own start and loop. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +10,7 @@
 
 #include "sim_config.h"
 #include "ssd.h"
+#include "trace.h"
 #include "workload.h"
 
 #define SAMPLES SOURCE_DIR "/tests/data/traces/"
@@ -37,7 +40,13 @@ static run replay(const char *trace, const char *const *sets)
     ssd *d = ssd_create(s, c, out.err, sizeof out.err);
     cr_assert_not_null(d, "%s", out.err);
     workload *w = workload_create(s, d, c, out.err, sizeof out.err);
-    cr_assert_not_null(w, "%s", out.err);
+    if (!w) { /* refused: the message is the result */
+        out.rc = -2;
+        ssd_free(d);
+        sim_free(s);
+        cfg_free(c);
+        return out;
+    }
     out.rc = workload_run(w, &out.r, out.err, sizeof out.err);
     ssd_stats(d, &out.st);
     char err[256];
@@ -118,4 +127,93 @@ Test(replay, trims_from_a_trace)
     cr_assert_eq(x.st.completed[SSDLAB_TRIM], 1);
     cr_assert_eq(x.st.completed[SSDLAB_READ], 2);
     cr_assert_eq(x.st.flash_reads, 1, "the trimmed unit reads as zeros, the other from flash");
+}
+
+/* --- bounds ------------------------------------------------------------------ */
+
+#define RSRCH SAMPLES "msr_rsrch_1.csv" /* 13,780 records over 6.7 days */
+
+/* Records of msr_rsrch_1 recorded before t (from its first record). */
+static uint64_t records_before(sim_time_t t)
+{
+    char err[256];
+    trace_options o = {0};
+    trace_reader *r = trace_open(RSRCH, &o, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    trace_record rec;
+    uint64_t n = 0;
+    while (trace_next(r, &rec) > 0) n += rec.time < t;
+    trace_close(r);
+    return n;
+}
+
+/* workload.requests ends a replay, timed or as fast as possible, at
+ * exactly that many requests (it replayed every record before). */
+Test(replay, requests_bound_a_replay)
+{
+    for (int timed = 0; timed < 2; timed++) {
+        run x = replay(RSRCH, LIST(timed ? "workload.replay=timed" : "workload.replay=afap", "workload.lba_map=wrap",
+                                   "workload.requests=1000"));
+        cr_assert_eq(x.rc, 0, "%s", x.err);
+        cr_assert_eq(x.r.requests, 1000);
+        cr_assert_eq(x.st.completed[SSDLAB_READ] + x.st.completed[SSDLAB_WRITE], 1000);
+    }
+}
+
+/* workload.duration: a timed replay lasts the duration and serves the
+ * records recorded in it; with workload.start_time it begins later in the
+ * trace, its first record arriving at once. */
+Test(replay, duration_and_start_time_cut_a_timed_replay)
+{
+    sim_time_t h = (sim_time_t)3600 * 1000000000;
+    run x = replay(RSRCH, LIST("workload.lba_map=wrap", "workload.duration=48h"));
+    cr_assert_eq(x.rc, 0, "%s", x.err);
+    cr_assert_float_eq(x.r.seconds, 48 * 3600.0, 1e-6);
+    cr_assert_eq(x.r.requests, records_before(48 * h));
+    run y = replay(RSRCH, LIST("workload.lba_map=wrap", "workload.start_time=72h", "workload.duration=24h"));
+    cr_assert_eq(y.rc, 0, "%s", y.err);
+    cr_assert_eq(y.r.requests, records_before(96 * h) - records_before(72 * h));
+}
+
+/* workload.bytes stops issuing once the bytes are spoken for: the phase
+ * moves at least that many and less than one more request's worth;
+ * workload.drive_writes likewise counts written bytes (1 % of 600 MB). */
+Test(replay, bytes_and_drive_writes_bound_a_replay)
+{
+    run x = replay(RSRCH, LIST("workload.replay=afap", "workload.lba_map=wrap", "workload.bytes=10MiB"));
+    cr_assert_eq(x.rc, 0, "%s", x.err);
+    uint64_t moved = x.st.bytes[SSDLAB_READ] + x.st.bytes[SSDLAB_WRITE];
+    cr_assert(moved >= 10 << 20 && moved < (10 << 20) + 32 * (1 << 20), "%llu bytes", (unsigned long long)moved);
+    run y = replay(RSRCH, LIST("workload.replay=afap", "workload.lba_map=wrap", "workload.drive_writes=0.01"));
+    cr_assert_eq(y.rc, 0, "%s", y.err);
+    cr_assert_geq(y.st.bytes[SSDLAB_WRITE], 5999984);
+    cr_assert_lt(y.r.requests, 13780);
+}
+
+/* workload.warmup: the first records run unmeasured; then requests count. */
+Test(replay, warmup_runs_unmeasured)
+{
+    run x = replay(RSRCH, LIST("workload.replay=afap", "workload.lba_map=wrap", "workload.warmup=500", "workload.requests=1000"));
+    cr_assert_eq(x.rc, 0, "%s", x.err);
+    cr_assert_eq(x.r.requests, 1000);
+    cr_assert_eq(x.st.completed[SSDLAB_READ] + x.st.completed[SSDLAB_WRITE], 1000, "the statistics restart after the warm-up");
+}
+
+/* workload.start_record skips the first records; workload.loop goes round
+ * again until a bound stops it, past the trace's own length. */
+Test(replay, start_record_and_loop)
+{
+    run x = replay(RSRCH, LIST("workload.replay=afap", "workload.lba_map=wrap", "workload.start_record=13000"));
+    cr_assert_eq(x.rc, 0, "%s", x.err);
+    cr_assert_eq(x.r.requests, 780);
+    run y = replay(RSRCH, LIST("workload.replay=afap", "workload.lba_map=wrap", "workload.loop=true", "workload.requests=30000"));
+    cr_assert_eq(y.rc, 0, "%s", y.err);
+    cr_assert_eq(y.r.requests, 30000);
+    /* a loop that nothing stops, and trace keys on a synthetic phase, are refused */
+    run z = replay(RSRCH, LIST("workload.loop=true"));
+    cr_assert_eq(z.rc, -2);
+    cr_assert(strstr(z.err, "key 'workload.loop' is true but nothing would stop the replay"), "%s", z.err);
+    run u = replay(RSRCH, LIST("workload.source=synthetic", "workload.start_record=5", "workload.requests=10"));
+    cr_assert_eq(u.rc, -2);
+    cr_assert(strstr(u.err, "key 'workload.start_record' (--set) applies to trace replays only"), "%s", u.err);
 }

@@ -59,6 +59,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     memset(s, 0, sizeof *s);
     trace_reader *t = trace_open(path, opt, err, errlen);
     if (!t) return -1;
+    s->format = trace_format_of(t);
     uint64_t *next_offset = calloc(MAX_DEVICES, sizeof *next_offset);
     uint64_t *next_of_op = calloc(2 * MAX_DEVICES, sizeof *next_of_op); /* 0: none yet */
     bool *seen = calloc(MAX_DEVICES, sizeof *seen);
@@ -101,3 +102,19 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     trace_close(t);
     return rc < 0 ? -1 : 0;
 }
+
+bool trace_time_doubtful(trace_format f, double unit_ns, uint64_t requests, double span_s, char *buf, size_t len)
+{
+    if (f != TRACE_DISKSIM || requests < 100 || span_s <= 0) return false;
+    double rate = (double)requests / span_s;
+    if (span_s < 30 * 86400.0 && (span_s < 3600 || rate >= 1)) return false;
+    char unit[32];
+    if (unit_ns == 0 || unit_ns == 1e6) snprintf(unit, sizeof unit, "ms (DiskSim's)");
+    else snprintf(unit, sizeof unit, "%g ns", unit_ns);
+    snprintf(buf, len,
+             "read with times in %s, the trace spans %.1f h for %llu requests (%.3g a second); if its times are in ns "
+             "(MQSim's traces are), use --time-unit ns (workload.trace_time_unit=ns)",
+             unit, span_s / 3600, (unsigned long long)requests, rate);
+    return true;
+}
+

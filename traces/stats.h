@@ -3,6 +3,8 @@
 #ifndef SSDLAB_TRACE_STATS_H
 #define SSDLAB_TRACE_STATS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace.h"
@@ -20,9 +22,17 @@ typedef struct trace_stats {
     double interarrival_mean_s, interarrival_sd_s;
     uint32_t devices;
     uint64_t max_end; /* highest offset + size */
+    trace_format format; /* as read (guessed or given) */
 } trace_stats;
 
 /* Returns 0, or -1 with the reader's message (FILE:LINE: ...) in err. */
 int trace_stats_compute(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen);
+
+/* A format whose files do not state their time unit (DiskSim/MQSim ASCII:
+ * DiskSim's are in ms, MQSim's in ns) may have been read in the wrong one.
+ * When the span it implies is implausible for its requests (over 30 days,
+ * or over an hour at under one request a second), writes a warning that
+ * says so into buf and returns true. */
+bool trace_time_doubtful(trace_format f, double unit_ns, uint64_t requests, double span_s, char *buf, size_t len);
 
 #endif

@@ -22,6 +22,7 @@ static const char help[] =
     "                       a directory: DRIVE_WORKLOAD_sSEED.h5 inside it\n"
     "      --requests       also record every request in the result (/requests)\n"
     "      --no-progress    no progress line (it shows only when stderr is a terminal)\n"
+    "      --time-unit U    a DiskSim/MQSim trace's time unit (workload.trace_time_unit): ns, us, ms\n"
     "  -h, --help           this help\n";
 
 /* -o DIR: a name from the drive, the workload and the seed, so runs of a
@@ -62,7 +63,9 @@ static int parse_run_options(int argc, char **argv, cli_config_args *args, run_o
     static const struct option opts[] = {
         CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
         {"output", required_argument, NULL, 'o'}, {"requests", no_argument, NULL, OPT_REQUESTS},
-        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static char time_unit[128]; /* --time-unit U: the --set it stands for, alive while args is */
     *o = (run_options){.progress = true};
     int opt;
     while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
@@ -72,6 +75,10 @@ static int parse_run_options(int argc, char **argv, cli_config_args *args, run_o
         else if (opt == OPT_REQUESTS) o->log_requests = true;
         else if (opt == OPT_NO_PROGRESS) o->progress = false;
         else if (opt == 'o') o->output = optarg;
+        else if (opt == OPT_TIME_UNIT) {
+            snprintf(time_unit, sizeof time_unit, "workload.trace_time_unit=%s", optarg);
+            cli_config_option(args, OPT_SET, time_unit);
+        }
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("run", "bad option");
     }

@@ -9,6 +9,7 @@
 #include "outfile.h"
 #include "stats.h"
 #include "trace.h"
+#include "units.h"
 
 static const char help[] =
     "Usage: ssdlab trace stats FILE [options]\n"
@@ -21,11 +22,12 @@ static const char help[] =
     "Inputs may be compressed with gzip, bzip2, xz or zstd.\n\n"
     "Options:\n"
     "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary (default: guess)\n"
-    "      --time-unit U     disksim/MQSim timestamps: ns, us or ms (default ms)\n"
+    "      --time-unit U     disksim/MQSim timestamps' unit: ns, us, ms or any time such as 100ns\n"
+    "                        (default ms, DiskSim's; MQSim's traces are in ns)\n"
     "      --event E         blkparse: Q (queue, default) or D (dispatch)\n"
     "  -h, --help            this help\n";
 
-enum { OPT_TIME_UNIT = 2000, OPT_EVENT };
+enum { OPT_EVENT = 2000 };
 
 static int parse_options(int argc, char **argv, trace_options *o)
 {
@@ -43,12 +45,14 @@ static int parse_options(int argc, char **argv, trace_options *o)
             if (o->format == TRACE_FORMATS)
                 return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio or binary", optarg);
             break;
-        case OPT_TIME_UNIT:
-            if (!strcmp(optarg, "ns")) o->disksim_time_unit_ns = 1;
-            else if (!strcmp(optarg, "us")) o->disksim_time_unit_ns = 1e3;
-            else if (!strcmp(optarg, "ms")) o->disksim_time_unit_ns = 1e6;
-            else return cli_usage_error("trace", "--time-unit '%s': expected ns, us or ms", optarg);
+        case OPT_TIME_UNIT: {
+            uint64_t ns;
+            char why[160], expected[200];
+            if (unit_parse(DIM_TIME, optarg, "ns", &ns, why, sizeof why, expected, sizeof expected) || !ns)
+                return cli_usage_error("trace", "--time-unit '%s': expected a time unit such as ns, us, ms or 100ns", optarg);
+            o->disksim_time_unit_ns = (double)ns;
             break;
+        }
         case OPT_EVENT:
             if ((optarg[0] != 'Q' && optarg[0] != 'D') || optarg[1])
                 return cli_usage_error("trace", "--event '%s': expected Q or D", optarg);
@@ -92,6 +96,9 @@ static int trace_stats_cmd(int argc, char **argv)
     else printf("  footprint           %llu pages of 4 KiB (%.3f GiB)\n", (unsigned long long)s.footprint_pages,
                 (double)s.footprint_pages * 4096 / 1073741824.0);
     printf("  duration            %.6f s\n", s.duration_s);
+    char doubt[400];
+    if (trace_time_doubtful(s.format, o.disksim_time_unit_ns, s.requests, s.duration_s, doubt, sizeof doubt))
+        fprintf(stderr, "ssdlab trace stats: warning: %s: %s\n", path, doubt);
     printf("  inter-arrival       mean %.6g s, sd %.6g s\n", s.interarrival_mean_s, s.interarrival_sd_s);
     printf("  request sizes:\n");
     const char *labels[SIZE_BUCKETS] = {"<=512B", "1KiB", "2KiB", "4KiB", "8KiB", "16KiB", "32KiB",

@@ -176,6 +176,7 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     if (traced)
         fprintf(log, "  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
                (unsigned long long)r->remapped, (unsigned long long)r->skipped);
+    if (traced && r->warning[0]) fprintf(stderr, "ssdlab run: warning: %s\n", r->warning);
     print_op(log, d, &st, SSDLAB_READ, "read", r->seconds);
     print_op(log, d, &st, SSDLAB_WRITE, "write", r->seconds);
     if (st.completed[SSDLAB_TRIM]) fprintf(log, "  trim   %10llu commands\n", (unsigned long long)st.completed[SSDLAB_TRIM]);

@@ -161,6 +161,11 @@ int unit_parse(unit_dim d, const char *text, const char *default_unit, uint64_t 
     decimal num;
     size_t used = decimal_scan(text, &num);
     if (!used) {
+        const unit *alone = find_unit(d, text);
+        if (alone) { /* a unit alone is one of it: "ns", as a trace's time unit is named */
+            *out = alone->scale;
+            return 0;
+        }
         snprintf(err, errlen, "'%s' is not a number with a unit", text);
         return -1;
     }

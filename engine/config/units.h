@@ -29,7 +29,8 @@ const char *unit_dim_units(unit_dim d);
 int unit_known(unit_dim d, const char *unit);
 
 /* Parses text as a quantity of dimension d. A bare number is taken in
- * default_unit (which must be a unit of d). On failure returns -1 and writes
+ * default_unit (which must be a unit of d); a unit alone is one of it
+ * ("ms" is 1 ms). On failure returns -1 and writes
  * what is wrong and what was expected to err ("unknown unit 'Kb'" /
  * "a size such as 16KiB"). */
 int unit_parse(unit_dim d, const char *text, const char *default_unit, uint64_t *out,

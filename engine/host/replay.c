@@ -349,7 +349,11 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
     }
     if (p->issued || p->have_next) sim_run(p->s, SIM_TIME_MAX);
     uint64_t measured = p->measuring ? p->completed - p->b.warmup : 0;
-    *res = (replay_result){measured, p->remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start)};
+    *res = (replay_result){measured, p->remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start), ""};
+    char doubt[300];
+    if (!p->app && trace_time_doubtful(trace_format_of(p->t), p->opt.disksim_time_unit_ns, p->completed,
+                                       sim_time_to_sec(p->last_time), doubt, sizeof doubt))
+        snprintf(res->warning, sizeof res->warning, "%.90s: %s", p->path, doubt);
     if (p->failed) {
         snprintf(err, errlen, "%s", p->err);
         return -1;

@@ -16,6 +16,7 @@ typedef struct replay replay;
 typedef struct replay_result {
     uint64_t requests, remapped, skipped; /* skipped: records of other devices */
     double seconds;
+    char warning[400]; /* a doubt about the trace's time unit (trace_time_doubtful), or "" */
 } replay_result;
 
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);

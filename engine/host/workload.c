@@ -445,6 +445,7 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
         workload_set_rates(r, &st);
         r->remapped = rr.remapped;
         r->skipped = rr.skipped;
+        snprintf(r->warning, sizeof r->warning, "%s", rr.warning);
         return rc;
     }
     ssd_reset_stats(w->d);

@@ -19,6 +19,7 @@ typedef struct workload_result {
     double seconds;          /* simulated time of the measured part */
     double iops, mib_per_s;
     uint64_t remapped, skipped; /* trace replay: records mapped onto the drive, records of other devices */
+    char warning[400];          /* trace replay: a doubt about the trace's time unit, or "" */
 } workload_result;
 
 workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);

@@ -181,6 +181,35 @@ Test(cli, run_refuses_inconsistent_drives)
     cr_assert(strstr(o->err, "would never stop"), "%s", o->err);
 }
 
+/* A trace's time unit is spelt the same everywhere: trace stats and run
+ * take ns, 1ns, us, ms; run takes --time-unit as trace stats does; and a
+ * DiskSim/MQSim trace read in a unit that makes it implausible is warned
+ * of (MQSim's 60 s trace read in DiskSim's ms spans 1.9 years). */
+Test(cli, trace_time_units_are_spelt_alike)
+{
+    output *o = run("trace stats --time-unit ns tests/data/traces/disksim_wsrch-small.trace");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "  duration            60.055212 s\n"), "%s", o->out);
+    cr_assert_eq(o->err[0], 0, "no warning in the right unit: %s", o->err);
+    o = run("trace stats --time-unit 1ns tests/data/traces/disksim_wsrch-small.trace");
+    cr_assert(strstr(o->out, "  duration            60.055212 s\n"), "%s", o->out);
+    o = run("trace stats tests/data/traces/disksim_wsrch-small.trace");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->err, "warning: tests/data/traces/disksim_wsrch-small.trace: read with times in ms (DiskSim's), "
+                             "the trace spans 16682.0 h for 24783 requests"), "%s", o->err);
+    const char *replay = "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
+                         "--set workload.source=trace --set workload.trace=tests/data/traces/disksim_wsrch-small.trace "
+                         "--set workload.lba_map=wrap --set workload.precondition=none --no-progress";
+    char args[1024];
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "%s %s", replay, k ? "--set workload.trace_time_unit=ns" : "--time-unit ns");
+        o = run(args);
+        cr_assert_eq(o->status, 0, "%s", o->err);
+        cr_assert(strstr(o->out, "  simulated 60.0"), "%s", o->out);
+        cr_assert_eq(o->err[0], 0, "%s", o->err);
+    }
+}
+
 Test(cli, trace_stats_and_convert)
 {
     output *o = run("trace stats tests/data/traces/msr_rsrch_1.csv");

@@ -43,6 +43,11 @@ Test(units, times)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         cr_assert_eq(parse_ok(DIM_TIME, cases[i].t, "ns"), cases[i].v, "%s", cases[i].t);
     cr_assert_eq(parse_ok(DIM_TIME, "60", "us"), 60000);
+    /* a unit alone is one of it, as a trace's time unit is named: ns is 1ns */
+    cr_assert_eq(parse_ok(DIM_TIME, "ns", "ms"), 1);
+    cr_assert_eq(parse_ok(DIM_TIME, "us", "ms"), 1000);
+    cr_assert_eq(parse_ok(DIM_SIZE, "KiB", "B"), 1024);
+    parse_fails(DIM_TIME, "KiB", "not a number");
 }
 
 Test(units, rates_and_frequencies)

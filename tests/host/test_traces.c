@@ -77,6 +77,25 @@ Test(traces, disksim_mqsim_wsrch)
     cr_assert_eq(s.bytes[TRACE_WRITE], 32768);
     cr_assert_eq(s.devices, 6);
     cr_assert(s.duration_s > 55 && s.duration_s < 61, "60 s of trace, got %.3f", s.duration_s);
+    char doubt[400];
+    cr_assert_not(trace_time_doubtful(s.format, 1, s.requests, s.duration_s, doubt, sizeof doubt), "%s", doubt);
+}
+
+/* MQSim's traces are in ns; read in DiskSim's ms the 60 s trace spans 1.9
+ * years, which is said; the same span for an MSR trace (its unit stated)
+ * is not doubted, and a plausible DiskSim span neither. */
+Test(traces, an_implausible_time_unit_is_doubted)
+{
+    trace_stats s;
+    stats_of(SAMPLES "disksim_wsrch-small.trace", (trace_options){0}, &s);
+    cr_assert_eq(s.format, TRACE_DISKSIM);
+    cr_assert(s.duration_s > 55e6 && s.duration_s < 61e6, "%.0f s", s.duration_s);
+    char doubt[400];
+    cr_assert(trace_time_doubtful(s.format, 0, s.requests, s.duration_s, doubt, sizeof doubt));
+    cr_assert(strstr(doubt, "the trace spans 16682.0 h for 24783 requests") && strstr(doubt, "use --time-unit ns"), "%s", doubt);
+    cr_assert_not(trace_time_doubtful(TRACE_MSR, 0, s.requests, s.duration_s, doubt, sizeof doubt));
+    cr_assert_not(trace_time_doubtful(TRACE_DISKSIM, 0, 24783, 3000, doubt, sizeof doubt), "under an hour");
+    cr_assert(trace_time_doubtful(TRACE_DISKSIM, 0, 16000, 38 * 3600, doubt, sizeof doubt), "38 h for 16,000 requests");
 }
 
 Test(traces, fiu_cheetah)

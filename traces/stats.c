@@ -47,6 +47,15 @@ static void mark_pages(bitmap *b, uint64_t first, uint64_t last)
     }
 }
 
+static void count_device(trace_device *d, const trace_record *r)
+{
+    d->requests++;
+    d->count[r->op]++;
+    d->bytes[r->op] += r->bytes;
+    if (r->offset < d->min_offset) d->min_offset = r->offset;
+    if (r->offset + r->bytes > d->max_end) d->max_end = r->offset + r->bytes;
+}
+
 static int size_bucket(uint32_t bytes)
 {
     int b = 0;
@@ -63,11 +72,12 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     uint64_t *next_offset = calloc(MAX_DEVICES, sizeof *next_offset);
     uint64_t *next_of_op = calloc(2 * MAX_DEVICES, sizeof *next_of_op); /* 0: none yet */
     bool *seen = calloc(MAX_DEVICES, sizeof *seen);
+    int16_t *slot = calloc(MAX_DEVICES, sizeof *slot); /* dev -> its place in s->device, -1 beyond */
     gsl_rstat_workspace *gaps = gsl_rstat_alloc();
     bitmap pages = {0};
     trace_record r;
     sim_time_t last_time = 0;
-    int rc = next_offset && next_of_op && seen && gaps ? 1 : -2;
+    int rc = next_offset && next_of_op && seen && slot && gaps ? 1 : -2;
     while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
         s->requests++;
         s->count[r.op]++;
@@ -80,10 +90,16 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
             if (*next && *next == r.offset + 1) s->sequential_op[r.op]++;
             *next = r.offset + r.bytes + 1; /* +1: offset 0 stays "none" */
         }
-        if (!seen[dev]) s->devices++;
+        if (!seen[dev]) {
+            slot[dev] = s->devices < STATS_DEVICES ? (int16_t)s->devices : -1;
+            if (slot[dev] >= 0) s->device[slot[dev]] = (trace_device){.id = r.device, .min_offset = UINT64_MAX};
+            s->devices++;
+        }
         seen[dev] = true;
+        if (slot[dev] >= 0) count_device(&s->device[slot[dev]], &r);
         next_offset[dev] = r.offset + r.bytes;
         if (r.offset + r.bytes > s->max_end) s->max_end = r.offset + r.bytes;
+        if (s->requests == 1 || r.offset < s->min_offset) s->min_offset = r.offset;
         mark_pages(&pages, r.offset / 4096, (r.offset + r.bytes - 1) / 4096);
         if (s->requests > 1) gsl_rstat_add(sim_time_to_sec(r.time > last_time ? r.time - last_time : 0), gaps);
         if (r.time > last_time) last_time = r.time;
@@ -99,6 +115,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     free(next_offset);
     free(next_of_op);
     free(seen);
+    free(slot);
     trace_close(t);
     return rc < 0 ? -1 : 0;
 }

@@ -10,6 +10,14 @@
 #include "trace.h"
 
 enum { SIZE_BUCKETS = 13 }; /* <=512 B, 1 KiB, 2 KiB, ... 512 KiB, 1 MiB, more */
+enum { STATS_DEVICES = 64 };  /* devices described one by one; more are counted together */
+
+/* One device (disk, volume, ASU) of a trace. */
+typedef struct trace_device {
+    uint32_t id;
+    uint64_t requests, count[3], bytes[3];
+    uint64_t min_offset, max_end;
+} trace_device;
 
 typedef struct trace_stats {
     uint64_t requests, count[3], bytes[3];
@@ -21,7 +29,8 @@ typedef struct trace_stats {
     double duration_s;
     double interarrival_mean_s, interarrival_sd_s;
     uint32_t devices;
-    uint64_t max_end; /* highest offset + size */
+    trace_device device[STATS_DEVICES]; /* the first STATS_DEVICES devices, in the order they appear */
+    uint64_t min_offset, max_end; /* lowest offset, highest offset + size */
     trace_format format; /* as read (guessed or given) */
 } trace_stats;
 

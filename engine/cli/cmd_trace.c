@@ -90,7 +90,18 @@ static int trace_stats_cmd(int argc, char **argv)
         printf("  sequential %-8s %llu\n", ops[i], (unsigned long long)s.sequential_op[i]);
         printf("  random %-12s %llu\n", ops[i], (unsigned long long)(s.count[i] - s.sequential_op[i]));
     }
+    printf("  address range       %llu .. %llu B\n", (unsigned long long)s.min_offset, (unsigned long long)s.max_end);
     printf("  devices             %u\n", s.devices);
+    for (uint32_t i = 0; i < s.devices && i < STATS_DEVICES && s.devices > 1; i++) {
+        const trace_device *d = &s.device[i];
+        printf("    device %-10u %llu requests (%llu reads, %llu writes, %llu trims), %.2f MiB read, %.2f MiB written, "
+               "addresses %llu .. %llu B\n",
+               d->id, (unsigned long long)d->requests, (unsigned long long)d->count[TRACE_READ],
+               (unsigned long long)d->count[TRACE_WRITE], (unsigned long long)d->count[TRACE_TRIM],
+               (double)d->bytes[TRACE_READ] / 1048576.0, (double)d->bytes[TRACE_WRITE] / 1048576.0,
+               (unsigned long long)d->min_offset, (unsigned long long)d->max_end);
+    }
+    if (s.devices > STATS_DEVICES) printf("    (and %u devices more)\n", s.devices - STATS_DEVICES);
     printf("  sequential share    %.2f %%\n", s.requests ? 100.0 * (double)s.sequential / (double)s.requests : 0.0);
     if (s.footprint_pages == UINT64_MAX) printf("  footprint           (address range above 2 TiB: not counted)\n");
     else printf("  footprint           %llu pages of 4 KiB (%.3f GiB)\n", (unsigned long long)s.footprint_pages,

@@ -13,6 +13,16 @@
 enum { MAX_DEVICES = 64 };
 
 typedef enum lba_map { MAP_ERROR, MAP_WRAP, MAP_SCALE } lba_map;
+/* How a multi-device trace's devices share the drive (workload.device_layout). */
+typedef enum device_layout { LAYOUT_NONE, LAYOUT_OVERLAY, LAYOUT_CONCAT, LAYOUT_SEPARATE } device_layout;
+
+/* A replayed device's place on the drive: concat puts each device's
+ * addresses after the ones before it; separate gives each an equal
+ * partition of the drive, its addresses mapped into it. */
+typedef struct device_place {
+    uint32_t id;
+    uint64_t base, max_end;
+} device_place;
 
 /* What ends a replay besides the trace's end, as for a synthetic phase
  * (workload.warmup, requests, duration, bytes, drive_writes), where it
@@ -45,6 +55,10 @@ struct replay {
     uint64_t capacity, max_end;
     uint32_t devices[MAX_DEVICES];
     int device_count; /* 0: all */
+    device_layout layout;
+    device_place places[STATS_DEVICES];
+    uint32_t place_count;
+    uint64_t partition; /* separate: each device's share of the drive */
     sim_handler_id on_arrival;
     sim_time_t start;
     reqpool pool;
@@ -89,6 +103,53 @@ static bool go_round(replay *p)
     return true;
 }
 
+/* Maps r onto [0, cap) (lba_map): scale maps the whole range up to
+ * max_end, so that distances between requests shrink in proportion; wrap
+ * wraps what lies past; error stops the replay. False on error. */
+static bool map_into(replay *p, trace_record *r, uint64_t cap, uint64_t max_end)
+{
+    if (r->bytes > cap) r->bytes = (uint32_t)cap;
+    if (p->map == MAP_SCALE && max_end > cap) {
+        r->offset = (uint64_t)((double)r->offset * (double)(cap - r->bytes) / (double)max_end);
+        p->remapped++;
+        return true;
+    }
+    if (r->offset + r->bytes <= cap) return true;
+    if (p->map == MAP_ERROR) {
+        char msg[400];
+        snprintf(msg, sizeof msg,
+                 "%s: offset %llu + %u bytes lies past the %s's %llu bytes; expected workload.lba_map=wrap or scale, or a larger drive",
+                 trace_where(p->t), (unsigned long long)r->offset, r->bytes, cap == p->capacity ? "drive" : "device's partition",
+                 (unsigned long long)cap);
+        fail(p, msg);
+        return false;
+    }
+    r->offset %= cap - r->bytes + 1; /* wrap */
+    p->remapped++;
+    return true;
+}
+
+static const device_place *place_of(const replay *p, uint32_t id)
+{
+    for (uint32_t i = 0; i < p->place_count; i++)
+        if (p->places[i].id == id) return &p->places[i];
+    return NULL;
+}
+
+/* The record's address on the drive, by the device layout. */
+static bool place_on_drive(replay *p, trace_record *r)
+{
+    const device_place *d = p->layout >= LAYOUT_CONCAT ? place_of(p, r->device) : NULL;
+    if (!d) return map_into(p, r, p->capacity, p->max_end); /* one device, or overlaid */
+    if (p->layout == LAYOUT_CONCAT) {
+        r->offset += d->base;
+        return map_into(p, r, p->capacity, p->max_end);
+    }
+    if (!map_into(p, r, p->partition, d->max_end)) return false;
+    r->offset += d->base;
+    return true;
+}
+
 /* Before workload.start_record or workload.start_time: not replayed. */
 static bool before_start(const replay *p) { return p->record_number <= p->b.skip_records || p->next.time < p->b.skip_time; }
 
@@ -112,28 +173,7 @@ static bool load_next(replay *p)
         p->pass_records++;
         p->next.time = p->time_base + (p->next.time - p->b.skip_time);
         p->last_time = p->next.time;
-        trace_record *r = &p->next;
-        if (r->bytes > p->capacity) r->bytes = (uint32_t)p->capacity;
-        /* scale: the trace's whole address range onto the drive's, so that
-         * distances between requests shrink in proportion */
-        if (p->map == MAP_SCALE && p->max_end > p->capacity) {
-            r->offset = (uint64_t)((double)r->offset * (double)(p->capacity - r->bytes) / (double)p->max_end);
-            p->remapped++;
-            return true;
-        }
-        if (r->offset + r->bytes > p->capacity) {
-            if (p->map == MAP_ERROR) {
-                char msg[400];
-                snprintf(msg, sizeof msg,
-                         "%s: offset %llu + %u bytes lies past the drive's %llu bytes; expected "
-                         "workload.lba_map=wrap or scale, or a larger drive",
-                         trace_where(p->t), (unsigned long long)r->offset, r->bytes, (unsigned long long)p->capacity);
-                fail(p, msg);
-                return false;
-            }
-            r->offset %= p->capacity - r->bytes + 1; /* wrap */
-            p->remapped++;
-        }
+        if (!place_on_drive(p, &p->next)) return false;
         return true;
     }
     return false;
@@ -284,6 +324,41 @@ static int read_bounds(replay *p, const cfg *c, char *err, size_t errlen)
     return 0;
 }
 
+/* A trace of several devices says how they share the drive
+ * (workload.device_layout), or which of them to replay (workload.devices):
+ * laid on one address space unasked, their requests would collide. */
+static int lay_out_devices(replay *p, const trace_stats *st, char *err, size_t errlen)
+{
+    uint64_t extent = 0;
+    const uint64_t mib = UINT64_C(1) << 20;
+    p->place_count = 0;
+    for (uint32_t i = 0; i < st->devices && i < STATS_DEVICES; i++)
+        if (wanted(p, st->device[i].id))
+            p->places[p->place_count++] = (device_place){st->device[i].id, 0, st->device[i].max_end};
+    bool described = st->devices <= STATS_DEVICES;
+    if (described && p->place_count <= 1) return 0;
+    if (p->layout == LAYOUT_NONE) {
+        char list[300] = "";
+        for (uint32_t i = 0, at = 0; i < st->devices && i < 8 && at < sizeof list; i++)
+            at += (uint32_t)snprintf(list + at, sizeof list - at, "%s%u: %llu requests", i ? ", " : "", st->device[i].id,
+                                     (unsigned long long)st->device[i].requests);
+        return snprintf(err, errlen, "%.200s holds %u devices (%s%s); expected 'workload.devices' (those to replay) or "
+                        "'workload.device_layout': overlay, concat or separate", p->path, st->devices, list,
+                        st->devices > 8 ? ", ..." : ""), -1;
+    }
+    if (!described && p->layout != LAYOUT_OVERLAY)
+        return snprintf(err, errlen, "%s holds %u devices, more than the %d that 'workload.device_layout' %s lays out; "
+                        "expected overlay, or 'workload.devices' naming at most %d", p->path, st->devices, STATS_DEVICES,
+                        p->layout == LAYOUT_CONCAT ? "concat" : "separate", STATS_DEVICES), -1;
+    p->partition = p->capacity / p->place_count / mib * mib;
+    for (uint32_t i = 0; i < p->place_count; i++) {
+        p->places[i].base = p->layout == LAYOUT_SEPARATE ? i * p->partition : extent;
+        extent += (p->places[i].max_end + mib - 1) / mib * mib;
+    }
+    if (p->layout == LAYOUT_CONCAT) p->max_end = extent;
+    return 0;
+}
+
 static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
 {
     if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
@@ -298,13 +373,14 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
     p->opt = (trace_options){.format = trace_format_parse(cfg_str(c, "workload.trace_format")),
                              .disksim_time_unit_ns = (double)cfg_uint(c, "workload.trace_time_unit"),
                              .blkparse_event = cfg_str(c, "workload.blkparse_event")[0]};
-    if (p->map == MAP_SCALE) {
-        /* scaling needs the trace's extent: one streaming pass first */
-        trace_stats st;
-        if (trace_stats_compute(p->path, &p->opt, &st, err, errlen)) return -1;
-        p->max_end = st.max_end ? st.max_end : 1;
-    }
-    return 0;
+    /* scaling needs the trace's extent, a layout its devices: one
+     * streaming pass first, unless one device is picked and addresses
+     * are not scaled */
+    if (p->map != MAP_SCALE && p->device_count == 1) return 0;
+    trace_stats st;
+    if (trace_stats_compute(p->path, &p->opt, &st, err, errlen)) return -1;
+    p->max_end = st.max_end ? st.max_end : 1;
+    return lay_out_devices(p, &st, err, errlen);
 }
 
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
@@ -319,6 +395,7 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     p->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
     const char *map = cfg_str(c, "workload.lba_map");
     p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : MAP_ERROR;
+    p->layout = (device_layout)cfg_choice(c, "workload.device_layout");
     if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) || read_bounds(p, c, err, errlen) ||
         read_source(p, c, err, errlen) || open_source(p, err, errlen)) {
         replay_free(p);

@@ -70,6 +70,10 @@ const cfg_key workload_config_keys[] = {
      "Trace replay: skip the records recorded before this time (from the trace's first record); a timed replay's first record then arrives at once."},
     {"workload.loop", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
      "Trace replay: at the trace's end, replay it again from its start (or start_record / start_time), each pass arriving after the last, until requests, duration, bytes or drive_writes stop it."},
+    {"workload.device_layout", CFG_ENUM, NULL, "none", NULL, NULL, "none|overlay|concat|separate",
+     "Trace replay: how a trace's devices share the drive: overlay (all on one address space), concat (each device's "
+     "addresses after the ones before it), separate (each an equal partition of the drive, its addresses mapped into it); "
+     "none: a trace of more than one device (after workload.devices) is refused, naming them."},
     {"workload.lba_map", CFG_ENUM, NULL, "error", NULL, NULL, "error|wrap|scale",
      "Records past the drive's capacity: stop with an error, wrap around, or scale the trace's address range onto the drive."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},

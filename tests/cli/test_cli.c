@@ -199,7 +199,7 @@ Test(cli, trace_time_units_are_spelt_alike)
                              "the trace spans 16682.0 h for 24783 requests"), "%s", o->err);
     const char *replay = "run -d models/drives/example-sata-480.yaml --set drive.user_capacity=10GB --set nand.blocks_per_plane=40 "
                          "--set workload.source=trace --set workload.trace=tests/data/traces/disksim_wsrch-small.trace "
-                         "--set workload.lba_map=wrap --set workload.precondition=none --no-progress";
+                         "--set workload.lba_map=wrap --set workload.device_layout=overlay --set workload.precondition=none --no-progress";
     char args[1024];
     for (int k = 0; k < 2; k++) {
         snprintf(args, sizeof args, "%s %s", replay, k ? "--set workload.trace_time_unit=ns" : "--time-unit ns");

@@ -86,8 +86,8 @@ Test(replay, timed_replay_keeps_recorded_times)
 /* A multi-device trace: only the chosen device's records run. */
 Test(replay, device_selection)
 {
-    run all = replay(SAMPLES "disksim_wsrch-small.trace",
-                     LIST("workload.replay=afap", "workload.trace_time_unit=1ns", "workload.lba_map=wrap"));
+    run all = replay(SAMPLES "disksim_wsrch-small.trace", LIST("workload.replay=afap", "workload.trace_time_unit=1ns",
+                                                               "workload.lba_map=wrap", "workload.device_layout=overlay"));
     run one = replay(SAMPLES "disksim_wsrch-small.trace",
                      LIST("workload.replay=afap", "workload.trace_time_unit=1ns", "workload.lba_map=wrap", "workload.devices=0"));
     cr_assert_eq(all.r.requests, 24783);
@@ -216,4 +216,53 @@ Test(replay, start_record_and_loop)
     run u = replay(RSRCH, LIST("workload.source=synthetic", "workload.start_record=5", "workload.requests=10"));
     cr_assert_eq(u.rc, -2);
     cr_assert(strstr(u.err, "key 'workload.start_record' (--set) applies to trace replays only"), "%s", u.err);
+}
+
+/* --- devices ------------------------------------------------------------------ */
+
+/* Two disks of an MSR trace, each writing 4 KiB at 400 MB. */
+static const char *two_disks(char *path)
+{
+    strcpy(path, "/tmp/ssdlab-devices-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("10000,h,0,Write,400000000,4096,1\n20000,h,1,Write,400000000,4096,1\n", f);
+    fclose(f);
+    return path;
+}
+
+/* A trace of several devices says how they share the drive: unasked it is
+ * refused, naming them; overlay puts both at 400 MB; concat puts disk 1
+ * after disk 0's 382 MiB extent, at 382 MiB + 400 MB, past the 600 MB
+ * drive; separate gives each half the drive (286 MiB), which 400 MB
+ * passes; one device picked needs no layout. */
+Test(replay, devices_need_a_layout)
+{
+    char path[64];
+    two_disks(path);
+    run none = replay(path, LIST("workload.replay=afap"));
+    cr_assert_eq(none.rc, -2);
+    cr_assert(strstr(none.err, "holds 2 devices (0: 1 requests, 1: 1 requests); expected 'workload.devices' (those to replay) or "
+                               "'workload.device_layout': overlay, concat or separate"), "%s", none.err);
+    run overlay = replay(path, LIST("workload.replay=afap", "workload.device_layout=overlay"));
+    cr_assert_eq(overlay.rc, 0, "%s", overlay.err);
+    cr_assert_eq(overlay.r.requests, 2);
+    run concat = replay(path, LIST("workload.replay=afap", "workload.device_layout=concat"));
+    cr_assert_eq(concat.rc, -1);
+    char want[200];
+    snprintf(want, sizeof want, "offset %llu + 4096 bytes lies past the drive's 599998464 bytes",
+             (unsigned long long)(382ull * 1048576 + 400000000));
+    cr_assert(strstr(concat.err, want), "%s", concat.err);
+    run separate = replay(path, LIST("workload.replay=afap", "workload.device_layout=separate"));
+    cr_assert_eq(separate.rc, -1);
+    cr_assert(strstr(separate.err, "offset 400000000 + 4096 bytes lies past the device's partition's 299892736 bytes"), "%s",
+              separate.err);
+    run wrapped = replay(path, LIST("workload.replay=afap", "workload.device_layout=separate", "workload.lba_map=wrap"));
+    cr_assert_eq(wrapped.rc, 0, "%s", wrapped.err);
+    cr_assert_eq(wrapped.r.remapped, 2);
+    run one = replay(path, LIST("workload.replay=afap", "workload.devices=1"));
+    cr_assert_eq(one.rc, 0, "%s", one.err);
+    cr_assert_eq(one.r.requests, 1);
+    unlink(path);
 }

@@ -53,6 +53,7 @@ struct replay {
     uint32_t depth;
     lba_map map;
     uint64_t capacity, max_end;
+    uint32_t unit; /* the drive's mapping unit: scale keeps requests aligned to it */
     uint32_t devices[MAX_DEVICES];
     int device_count; /* 0: all */
     device_layout layout;
@@ -103,6 +104,19 @@ static bool go_round(replay *p)
     return true;
 }
 
+/* scale: the mapping unit a request starts in moves in proportion to the
+ * drive's units over the trace's, its place inside the unit and its size
+ * kept, so a request aligned in the trace stays aligned on the drive and
+ * neighbours inside a unit stay apart (whole aligned extents move). */
+static uint64_t scaled_offset(uint64_t offset, uint32_t bytes, uint64_t cap, uint64_t max_end, uint32_t unit)
+{
+    uint64_t first = offset / unit, last = (offset + bytes - 1) / unit;
+    uint64_t cap_units = cap / unit, trace_units = (max_end + unit - 1) / unit, span = last - first + 1;
+    if (span >= cap_units) return 0;
+    uint64_t moved = (uint64_t)((double)first * (double)(cap_units - span) / (double)trace_units);
+    return moved * unit + offset % unit;
+}
+
 /* Maps r onto [0, cap) (lba_map): scale maps the whole range up to
  * max_end, so that distances between requests shrink in proportion; wrap
  * wraps what lies past; error stops the replay. False on error. */
@@ -110,7 +124,8 @@ static bool map_into(replay *p, trace_record *r, uint64_t cap, uint64_t max_end)
 {
     if (r->bytes > cap) r->bytes = (uint32_t)cap;
     if (p->map == MAP_SCALE && max_end > cap) {
-        r->offset = (uint64_t)((double)r->offset * (double)(cap - r->bytes) / (double)max_end);
+        r->offset = scaled_offset(r->offset, r->bytes, cap, max_end, p->unit);
+        if (r->offset + r->bytes > cap) r->offset = cap - r->bytes; /* a request larger than its units' room */
         p->remapped++;
         return true;
     }
@@ -390,6 +405,7 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     p->s = s;
     p->d = d;
     p->capacity = ssd_capacity(d);
+    p->unit = ssd_params_of(d)->unit;
     p->timed = !strcmp(cfg_str(c, "workload.replay"), "timed");
     p->time_scale = cfg_float(c, "workload.time_scale");
     p->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");

@@ -1,5 +1,7 @@
 #include "stats.h"
 
+#include "footprint.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,45 +10,6 @@
 #include <gsl/gsl_rstat.h>
 
 enum { MAX_DEVICES = 1024 };
-/* The footprint bitmap grows with the highest page touched, up to 2 TiB of
- * address range (64 MiB of bits); beyond that the footprint is not counted. */
-#define FOOTPRINT_MAX_PAGES (UINT64_C(1) << 29)
-
-typedef struct bitmap {
-    uint64_t *words;
-    uint64_t nwords;
-    uint64_t set;
-    bool overflow;
-} bitmap;
-
-static void mark_pages(bitmap *b, uint64_t first, uint64_t last)
-{
-    if (b->overflow) return;
-    if (last >= FOOTPRINT_MAX_PAGES) {
-        b->overflow = true;
-        return;
-    }
-    if (last / 64 >= b->nwords) {
-        uint64_t n = b->nwords ? b->nwords : 1024;
-        while (n <= last / 64) n *= 2;
-        uint64_t *w = realloc(b->words, n * sizeof *w);
-        if (!w) {
-            b->overflow = true;
-            return;
-        }
-        memset(w + b->nwords, 0, (n - b->nwords) * sizeof *w);
-        b->words = w;
-        b->nwords = n;
-    }
-    for (uint64_t p = first; p <= last; p++) {
-        uint64_t bit = UINT64_C(1) << (p & 63);
-        if (!(b->words[p / 64] & bit)) {
-            b->words[p / 64] |= bit;
-            b->set++;
-        }
-    }
-}
-
 static void count_device(trace_device *d, const trace_record *r)
 {
     d->requests++;
@@ -74,7 +37,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     bool *seen = calloc(MAX_DEVICES, sizeof *seen);
     int16_t *slot = calloc(MAX_DEVICES, sizeof *slot); /* dev -> its place in s->device, -1 beyond */
     gsl_rstat_workspace *gaps = gsl_rstat_alloc();
-    bitmap pages = {0};
+    footprint pages = {0};
     trace_record r;
     sim_time_t last_time = 0;
     int rc = next_offset && next_of_op && seen && slot && gaps ? 1 : -2;
@@ -100,7 +63,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
         next_offset[dev] = r.offset + r.bytes;
         if (r.offset + r.bytes > s->max_end) s->max_end = r.offset + r.bytes;
         if (s->requests == 1 || r.offset < s->min_offset) s->min_offset = r.offset;
-        mark_pages(&pages, r.offset / 4096, (r.offset + r.bytes - 1) / 4096);
+        footprint_mark(&pages, r.offset, r.bytes);
         if (s->requests > 1) gsl_rstat_add(sim_time_to_sec(r.time > last_time ? r.time - last_time : 0), gaps);
         if (r.time > last_time) last_time = r.time;
     }
@@ -110,7 +73,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     s->interarrival_mean_s = gsl_rstat_n(gaps) ? gsl_rstat_mean(gaps) : 0;
     s->interarrival_sd_s = gsl_rstat_n(gaps) > 1 ? gsl_rstat_sd(gaps) : 0;
     s->footprint_pages = pages.overflow ? UINT64_MAX : pages.set;
-    free(pages.words);
+    footprint_free(&pages);
     if (gaps) gsl_rstat_free(gaps);
     free(next_offset);
     free(next_of_op);

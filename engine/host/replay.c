@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "footprint.h"
 #include "pcmark8.h"
 #include "reqpool.h"
 #include "stats.h"
@@ -12,7 +13,7 @@
 
 enum { MAX_DEVICES = 64 };
 
-typedef enum lba_map { MAP_ERROR, MAP_WRAP, MAP_SCALE } lba_map;
+typedef enum lba_map { MAP_ERROR, MAP_WRAP, MAP_SCALE, MAP_COMPACT } lba_map;
 /* How a multi-device trace's devices share the drive (workload.device_layout). */
 typedef enum device_layout { LAYOUT_NONE, LAYOUT_OVERLAY, LAYOUT_CONCAT, LAYOUT_SEPARATE } device_layout;
 
@@ -54,6 +55,7 @@ struct replay {
     lba_map map;
     uint64_t capacity, max_end;
     uint32_t unit; /* the drive's mapping unit: scale keeps requests aligned to it */
+    footprint fp;  /* compact: the pages the replayed records touch, ranked */
     uint32_t devices[MAX_DEVICES];
     int device_count; /* 0: all */
     device_layout layout;
@@ -122,6 +124,11 @@ static uint64_t scaled_offset(uint64_t offset, uint32_t bytes, uint64_t cap, uin
  * wraps what lies past; error stops the replay. False on error. */
 static bool map_into(replay *p, trace_record *r, uint64_t cap, uint64_t max_end)
 {
+    if (p->map == MAP_COMPACT) { /* the footprint's pages in order, from 0: it fits (read_source) */
+        r->offset = footprint_rank(&p->fp, r->offset / FOOTPRINT_PAGE) * FOOTPRINT_PAGE + r->offset % FOOTPRINT_PAGE;
+        p->remapped++;
+        return true;
+    }
     if (r->bytes > cap) r->bytes = (uint32_t)cap;
     if (p->map == MAP_SCALE && max_end > cap) {
         r->offset = scaled_offset(r->offset, r->bytes, cap, max_end, p->unit);
@@ -374,6 +381,32 @@ static int lay_out_devices(replay *p, const trace_stats *st, char *err, size_t e
     return 0;
 }
 
+/* compact: one pass marks the pages the replayed records touch; they must
+ * fit on the drive, and lie on one address space. */
+static int measure_footprint(replay *p, char *err, size_t errlen)
+{
+    if (p->layout >= LAYOUT_CONCAT)
+        return snprintf(err, errlen, "key 'workload.lba_map' is compact, which maps one address space; expected "
+                                     "'workload.device_layout' overlay, or one device"), -1;
+    trace_reader *t = trace_open(p->path, &p->opt, err, errlen);
+    if (!t) return -1;
+    trace_record r;
+    int rc;
+    while ((rc = trace_next(t, &r)) == 1)
+        if (wanted(p, r.device)) footprint_mark(&p->fp, r.offset, r.bytes);
+    if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
+    trace_close(t);
+    if (rc < 0) return -1;
+    if (p->fp.overflow || footprint_rank_prepare(&p->fp))
+        return snprintf(err, errlen, "%.200s: the trace's addresses reach past 2 TiB, or its footprint does not fit in "
+                        "memory; expected lba_map=scale or wrap", p->path), -1;
+    if (p->fp.set * FOOTPRINT_PAGE > p->capacity)
+        return snprintf(err, errlen, "%.200s: the trace touches %llu pages of 4 KiB, more than the drive's %llu bytes hold; "
+                        "expected a larger drive, or lba_map=scale or wrap", p->path, (unsigned long long)p->fp.set,
+                        (unsigned long long)p->capacity), -1;
+    return 0;
+}
+
 static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
 {
     if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
@@ -391,11 +424,12 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
     /* scaling needs the trace's extent, a layout its devices: one
      * streaming pass first, unless one device is picked and addresses
      * are not scaled */
-    if (p->map != MAP_SCALE && p->device_count == 1) return 0;
+    if (p->map != MAP_SCALE && p->device_count == 1) return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
     trace_stats st;
     if (trace_stats_compute(p->path, &p->opt, &st, err, errlen)) return -1;
     p->max_end = st.max_end ? st.max_end : 1;
-    return lay_out_devices(p, &st, err, errlen);
+    if (lay_out_devices(p, &st, err, errlen)) return -1;
+    return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
 }
 
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
@@ -410,7 +444,7 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     p->time_scale = cfg_float(c, "workload.time_scale");
     p->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
     const char *map = cfg_str(c, "workload.lba_map");
-    p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : MAP_ERROR;
+    p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : !strcmp(map, "compact") ? MAP_COMPACT : MAP_ERROR;
     p->layout = (device_layout)cfg_choice(c, "workload.device_layout");
     if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) || read_bounds(p, c, err, errlen) ||
         read_source(p, c, err, errlen) || open_source(p, err, errlen)) {
@@ -425,6 +459,7 @@ void replay_free(replay *p)
 {
     if (!p) return;
     trace_close(p->t);
+    footprint_free(&p->fp);
     reqpool_free(&p->pool);
     free(p);
 }

@@ -74,8 +74,10 @@ const cfg_key workload_config_keys[] = {
      "Trace replay: how a trace's devices share the drive: overlay (all on one address space), concat (each device's "
      "addresses after the ones before it), separate (each an equal partition of the drive, its addresses mapped into it); "
      "none: a trace of more than one device (after workload.devices) is refused, naming them."},
-    {"workload.lba_map", CFG_ENUM, NULL, "error", NULL, NULL, "error|wrap|scale",
-     "Records past the drive's capacity: stop with an error, wrap around, or scale the trace's address range onto the drive."},
+    {"workload.lba_map", CFG_ENUM, NULL, "error", NULL, NULL, "error|wrap|scale|compact",
+     "Trace addresses on the drive: error at a record past the drive's capacity; wrap it around; scale the trace's address "
+     "range onto the drive (whole mapping units, alignment kept); or compact the pages the trace touches onto the drive's "
+     "lowest addresses, in order."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 

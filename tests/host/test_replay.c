@@ -20,7 +20,18 @@ typedef struct run {
     ssdlab_stats st;
     int rc;
     char err[600];
+    uint64_t mapped, highest; /* logical units holding data, and the highest of them */
 } run;
+
+static void count_mapped(ssd *d, run *out)
+{
+    ftl *f = ssd_ftl(d);
+    for (uint64_t u = 0; u < ssd_params_of(d)->logical_units; u++)
+        if (ftl_lookup(f, (uint32_t)u) != FTL_NONE) {
+            out->mapped++;
+            out->highest = u;
+        }
+}
 
 static run replay(const char *trace, const char *const *sets)
 {
@@ -49,6 +60,7 @@ static run replay(const char *trace, const char *const *sets)
     }
     out.rc = workload_run(w, &out.r, out.err, sizeof out.err);
     ssd_stats(d, &out.st);
+    count_mapped(d, &out);
     char err[256];
     cr_assert_eq(ftl_check(ssd_ftl(d), err, sizeof err), 0, "%s", err);
     workload_free(w);
@@ -285,4 +297,20 @@ Test(replay, scale_keeps_alignment)
     cr_assert_eq(x.rc, 0, "%s", x.err);
     cr_assert_eq(x.r.remapped, 1000);
     cr_assert_eq(x.st.wa_rmw, 0, "read-modify-write %.3f: the writes lost their alignment", x.st.wa_rmw);
+}
+
+/* lba_map=compact: the 369 pages msr_wdev_1 touches (addresses 2.7 to 54.6
+ * GB) land on the drive's first 369 pages, in order; a footprint larger
+ * than the drive is refused. */
+Test(replay, compact_packs_the_footprint_from_zero)
+{
+    run x = replay(SAMPLES "msr_wdev_1.csv", LIST("workload.replay=afap", "workload.lba_map=compact"));
+    cr_assert_eq(x.rc, 0, "%s", x.err);
+    cr_assert_eq(x.r.remapped, 1055);
+    cr_assert_eq(x.mapped, 369);
+    cr_assert_eq(x.highest, 368);
+    run big = replay(RSRCH, LIST("workload.replay=afap", "workload.lba_map=compact", "drive.user_capacity=100MB",
+                                 "nand.blocks_per_plane=16"));
+    cr_assert_eq(big.rc, -2);
+    cr_assert(strstr(big.err, "the trace touches 28775 pages of 4 KiB, more than the drive's"), "%s", big.err);
 }

@@ -7,9 +7,87 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_histogram.h>
 #include <gsl/gsl_rstat.h>
+#include <math.h>
 
 enum { MAX_DEVICES = 1024 };
+const double trace_stats_quantiles[3] = {0.5, 0.9, 0.99};
+
+/* Bins 2 % wide from lo to hi: quantiles of gaps, whatever their scale,
+ * to 1 %. */
+static gsl_histogram *log_histogram(double lo, double hi)
+{
+    size_t n = (size_t)ceil(log(hi / lo) / log(1.02));
+    gsl_histogram *h = gsl_histogram_alloc(n);
+    if (!h) return NULL;
+    double *edges = malloc((n + 1) * sizeof *edges);
+    if (!edges) return gsl_histogram_free(h), NULL;
+    for (size_t i = 0; i <= n; i++) edges[i] = lo * pow(1.02, (double)i);
+    gsl_histogram_set_ranges(h, edges, n + 1);
+    free(edges);
+    return h;
+}
+
+/* The quantiles of what h counted, through GSL's inverse CDF (as the run's
+ * latency quantiles are); values below the lowest edge (zero gaps) count
+ * as it. */
+static void gap_quantiles(const gsl_histogram *h, double out[3])
+{
+    gsl_histogram_pdf *pdf = gsl_histogram_sum(h) > 0 ? gsl_histogram_pdf_alloc(h->n) : NULL;
+    for (int i = 0; i < 3; i++) out[i] = 0;
+    if (!pdf || gsl_histogram_pdf_init(pdf, h)) {
+        if (pdf) gsl_histogram_pdf_free(pdf);
+        return;
+    }
+    for (int i = 0; i < 3; i++) out[i] = gsl_histogram_pdf_sample(pdf, trace_stats_quantiles[i]);
+    gsl_histogram_pdf_free(pdf);
+}
+
+/* Sizes are whole sectors: bins of 512 B up to 16 MiB, and a quantile is
+ * the size that reaches it (a bin's lower edge), not a blend of two. */
+static gsl_histogram *size_histogram(void)
+{
+    gsl_histogram *h = gsl_histogram_alloc(32768);
+    if (h) gsl_histogram_set_ranges_uniform(h, 0, 32768.0 * 512);
+    return h;
+}
+
+static void size_quantiles(const gsl_histogram *h, double out[3])
+{
+    double total = gsl_histogram_sum(h), seen = 0;
+    size_t i = 0;
+    for (int q = 0; q < 3; q++) {
+        while (i < h->n && seen + h->bin[i] < trace_stats_quantiles[q] * total) seen += h->bin[i++];
+        out[q] = total > 0 ? h->range[i < h->n ? i : h->n - 1] : 0;
+    }
+}
+
+static void count_in(gsl_histogram *h, double v)
+{
+    double lo = h->range[0], hi = h->range[h->n];
+    gsl_histogram_increment(h, v < lo ? lo : v >= hi ? nextafter(hi, 0) : v);
+}
+
+/* Gaps over a second, and the busiest second. */
+typedef struct pace {
+    uint64_t second, in_second;
+} pace;
+
+static void count_time(trace_stats *s, pace *pc, sim_time_t t, sim_time_t gap)
+{
+    if (gap > 1000000000) {
+        s->idle_gaps++;
+        s->idle_s += sim_time_to_sec(gap);
+    }
+    uint64_t sec = (uint64_t)(t / 1000000000);
+    if (sec != pc->second) pc->second = sec, pc->in_second = 0;
+    if (++pc->in_second > s->busiest_requests) {
+        s->busiest_requests = pc->in_second;
+        s->busiest_at_s = (double)sec;
+    }
+}
+
 static void count_device(trace_device *d, const trace_record *r)
 {
     d->requests++;
@@ -37,10 +115,12 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     bool *seen = calloc(MAX_DEVICES, sizeof *seen);
     int16_t *slot = calloc(MAX_DEVICES, sizeof *slot); /* dev -> its place in s->device, -1 beyond */
     gsl_rstat_workspace *gaps = gsl_rstat_alloc();
+    gsl_histogram *size_h = size_histogram(), *gap_h = log_histogram(1e-9, 1e8);
+    pace pc = {0};
     footprint pages = {0};
     trace_record r;
     sim_time_t last_time = 0;
-    int rc = next_offset && next_of_op && seen && slot && gaps ? 1 : -2;
+    int rc = next_offset && next_of_op && seen && slot && gaps && size_h && gap_h ? 1 : -2;
     while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
         s->requests++;
         s->count[r.op]++;
@@ -64,7 +144,14 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
         if (r.offset + r.bytes > s->max_end) s->max_end = r.offset + r.bytes;
         if (s->requests == 1 || r.offset < s->min_offset) s->min_offset = r.offset;
         footprint_mark(&pages, r.offset, r.bytes);
-        if (s->requests > 1) gsl_rstat_add(sim_time_to_sec(r.time > last_time ? r.time - last_time : 0), gaps);
+        s->aligned += r.offset % 4096 == 0 && r.bytes % 4096 == 0;
+        count_in(size_h, (double)r.bytes);
+        sim_time_t gap = r.time > last_time ? r.time - last_time : 0;
+        if (s->requests > 1) {
+            gsl_rstat_add(sim_time_to_sec(gap), gaps);
+            count_in(gap_h, sim_time_to_sec(gap));
+        }
+        count_time(s, &pc, r.time, s->requests > 1 ? gap : 0);
         if (r.time > last_time) last_time = r.time;
     }
     if (rc == -2) snprintf(err, errlen, "%s: out of memory for the statistics", path);
@@ -73,7 +160,11 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     s->interarrival_mean_s = gsl_rstat_n(gaps) ? gsl_rstat_mean(gaps) : 0;
     s->interarrival_sd_s = gsl_rstat_n(gaps) > 1 ? gsl_rstat_sd(gaps) : 0;
     s->footprint_pages = pages.overflow ? UINT64_MAX : pages.set;
+    if (size_h) size_quantiles(size_h, s->size_pct);
+    if (gap_h) gap_quantiles(gap_h, s->gap_pct);
     footprint_free(&pages);
+    if (size_h) gsl_histogram_free(size_h);
+    if (gap_h) gsl_histogram_free(gap_h);
     if (gaps) gsl_rstat_free(gaps);
     free(next_offset);
     free(next_of_op);

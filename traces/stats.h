@@ -32,7 +32,15 @@ typedef struct trace_stats {
     trace_device device[STATS_DEVICES]; /* the first STATS_DEVICES devices, in the order they appear */
     uint64_t min_offset, max_end; /* lowest offset, highest offset + size */
     trace_format format; /* as read (guessed or given) */
+    uint64_t aligned;    /* requests whose offset and size are whole 4 KiB pages */
+    double size_pct[3], gap_pct[3]; /* p50, p90, p99 of the request size (B) and the inter-arrival time (s) */
+    uint64_t idle_gaps;  /* gaps between requests longer than 1 s */
+    double idle_s;       /* their total */
+    uint64_t busiest_requests; /* requests in the trace's busiest second (from its first record) */
+    double busiest_at_s; /* when that second starts */
 } trace_stats;
+
+extern const double trace_stats_quantiles[3]; /* 0.5, 0.9, 0.99 */
 
 /* Returns 0, or -1 with the reader's message (FILE:LINE: ...) in err. */
 int trace_stats_compute(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen);

@@ -212,7 +212,14 @@ Test(cli, trace_time_units_are_spelt_alike)
 
 Test(cli, trace_stats_and_convert)
 {
-    output *o = run("trace stats tests/data/traces/msr_rsrch_1.csv");
+    output *o = run("trace stats --json tests/data/traces/msr_rsrch_1.csv");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert(strstr(o->out, "{\"trace\": \"tests/data/traces/msr_rsrch_1.csv\", \"format\": \"msr\", \"requests\": 13780, "), "%s", o->out);
+    cr_assert(strstr(o->out, "\"footprint_pages\": 28775") && strstr(o->out, "\"device_count\": 1}\n"), "%s", o->out);
+    o = run("trace convert --json a b");
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "--json: only trace stats writes JSON"), "%s", o->err);
+    o = run("trace stats tests/data/traces/msr_rsrch_1.csv");
     cr_assert_eq(o->status, 0, "%s", o->err);
     cr_assert(strstr(o->out, "  requests            13780\n"), "%s", o->out);
     cr_assert(strstr(o->out, "  writes              13738 (171211264 bytes, 163.28 MiB)\n"), "%s", o->out);

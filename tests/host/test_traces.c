@@ -98,6 +98,35 @@ Test(traces, an_implausible_time_unit_is_doubted)
     cr_assert(trace_time_doubtful(TRACE_DISKSIM, 0, 16000, 38 * 3600, doubt, sizeof doubt), "38 h for 16,000 requests");
 }
 
+/* What trace stats adds for a trace's shape, on five requests in closed
+ * form: 4 of 5 aligned to 4 KiB (offset and size); one gap over 1 s (2.4
+ * s); the busiest second holds 3 requests, from 0 s; sizes 4, 4, 4, 8, 16
+ * KiB: p50 4 KiB, p90 and p99 16 KiB; the address range and one device. */
+Test(traces, stats_of_a_trace_shape)
+{
+    const char *path = file_with("shape.csv", "100000000,h,0,Write,0,4096,1\n"
+                                              "105000000,h,0,Write,512,4096,1\n"
+                                              "106000000,h,0,Write,8192,8192,1\n"
+                                              "130000000,h,0,Read,12288,16384,1\n"
+                                              "131000000,h,0,Read,1048576,4096,1\n");
+    trace_stats s;
+    stats_of(path, (trace_options){.format = TRACE_MSR}, &s);
+    cr_assert_eq(s.requests, 5);
+    cr_assert_eq(s.aligned, 4);
+    cr_assert_eq(s.idle_gaps, 1);
+    cr_assert_float_eq(s.idle_s, 2.4, 1e-9);
+    cr_assert_eq(s.busiest_requests, 3);
+    cr_assert_float_eq(s.busiest_at_s, 0, 1e-12);
+    cr_assert_float_eq(s.size_pct[0], 4096, 0);
+    cr_assert_float_eq(s.size_pct[1], 16384, 0);
+    cr_assert_float_eq(s.size_pct[2], 16384, 0);
+    cr_assert_eq(s.min_offset, 0);
+    cr_assert_eq(s.max_end, 1048576 + 4096);
+    cr_assert_eq(s.devices, 1);
+    cr_assert_eq(s.device[0].requests, 5);
+    cr_assert_eq(s.device[0].count[TRACE_READ], 2);
+}
+
 Test(traces, fiu_cheetah)
 {
     trace_stats s;

@@ -15,7 +15,8 @@ enum { MAX_FIELDS = 16, MAX_FILES = 256, HEADER = 16, RECORD = 24 };
 
 static const char *const format_names[TRACE_FORMATS] = {
     [TRACE_AUTO] = "auto", [TRACE_MSR] = "msr", [TRACE_FIU] = "fiu", [TRACE_UMASS] = "umass",
-    [TRACE_BLKPARSE] = "blkparse", [TRACE_DISKSIM] = "disksim", [TRACE_FIO] = "fio", [TRACE_BINARY] = "binary"};
+    [TRACE_BLKPARSE] = "blkparse", [TRACE_DISKSIM] = "disksim", [TRACE_FIO] = "fio", [TRACE_BINARY] = "binary",
+    [TRACE_ALIBABA] = "alibaba", [TRACE_TENCENT] = "tencent"};
 
 struct trace_reader {
     trace_input *in;
@@ -30,6 +31,7 @@ struct trace_reader {
     trace_record *mem; /* a trace held in memory (trace_open_records), or NULL */
     size_t mem_count;
     char where[300];
+    char guessed[220]; /* why the format was guessed, said with any error; "" when given */
     char *files[MAX_FILES]; /* fio: device numbers by file name */
     int file_count;
     char err[512];
@@ -58,8 +60,8 @@ const char *trace_error(const trace_reader *t) { return t->err; }
 
 static int bad(trace_reader *t, const char *what, const char *expected)
 {
-    snprintf(t->err, sizeof t->err, "%s:%llu: %s; expected %s", t->path,
-             (unsigned long long)input_line_number(t->in), what, expected);
+    snprintf(t->err, sizeof t->err, "%s:%llu: %s; expected %s%s", t->path, (unsigned long long)input_line_number(t->in), what,
+             expected, t->guessed);
     return -1;
 }
 
@@ -177,6 +179,43 @@ static int parse_umass(trace_reader *t, char *line, trace_record *r)
     r->device = (uint32_t)asu;
     if (sized(t, size, r)) return -1;
     return set_time(t, stamp, 1e9, r);
+}
+
+/* Alibaba's block traces (2020): device_id,opcode,offset,length,timestamp. */
+static int parse_alibaba(trace_reader *t, char *line, trace_record *r)
+{
+    char *f[MAX_FIELDS];
+    uint64_t device, offset, length, stamp;
+    if (split(line, ",", false, f) != 5) return bad(t, "not 5 comma-separated fields", "device_id,opcode,offset,length,timestamp");
+    if (!parse_u64(f[0], &device)) return bad(t, "the device_id is not a whole number", "a device number");
+    if (!strcmp(f[1], "R")) r->op = TRACE_READ;
+    else if (!strcmp(f[1], "W")) r->op = TRACE_WRITE;
+    else return bad(t, "the opcode is neither R nor W", "R or W");
+    if (!parse_u64(f[2], &offset)) return bad(t, "the offset is not a whole number", "a byte offset");
+    if (!parse_u64(f[3], &length)) return bad(t, "the length is not a whole number", "a size in bytes");
+    if (!parse_u64(f[4], &stamp)) return bad(t, "the timestamp is not a whole number", "microseconds");
+    r->offset = offset;
+    r->device = (uint32_t)device;
+    if (sized(t, length, r)) return -1;
+    return set_time(t, (double)stamp, 1e3, r);
+}
+
+/* Tencent's CBS block traces (2018): timestamp,offset,size,type,volume. */
+static int parse_tencent(trace_reader *t, char *line, trace_record *r)
+{
+    char *f[MAX_FIELDS];
+    uint64_t stamp, offset, size, type, volume;
+    if (split(line, ",", false, f) != 5) return bad(t, "not 5 comma-separated fields", "timestamp,offset,size,type,volume");
+    if (!parse_u64(f[0], &stamp)) return bad(t, "the timestamp is not a whole number", "seconds");
+    if (!parse_u64(f[1], &offset)) return bad(t, "the offset is not a whole number", "a 512-byte sector number");
+    if (!parse_u64(f[2], &size)) return bad(t, "the size is not a whole number", "a count of 512-byte sectors");
+    if (!parse_u64(f[3], &type) || type > 1) return bad(t, "the type is neither 0 nor 1", "0 (read) or 1 (write)");
+    if (!parse_u64(f[4], &volume)) return bad(t, "the volume is not a whole number", "a volume number");
+    r->op = type ? TRACE_WRITE : TRACE_READ;
+    r->offset = offset * 512;
+    r->device = (uint32_t)volume;
+    if (sized(t, size * 512, r)) return -1;
+    return set_time(t, (double)stamp, 1e9, r);
 }
 
 static int parse_disksim(trace_reader *t, char *line, trace_record *r)
@@ -312,6 +351,8 @@ int trace_next(trace_reader *t, trace_record *r)
         case TRACE_FIU: return parse_fiu(t, line, r) ? -1 : 1;
         case TRACE_UMASS: return parse_umass(t, line, r) ? -1 : 1;
         case TRACE_DISKSIM: return parse_disksim(t, line, r) ? -1 : 1;
+        case TRACE_ALIBABA: return parse_alibaba(t, line, r) ? -1 : 1;
+        case TRACE_TENCENT: return parse_tencent(t, line, r) ? -1 : 1;
         case TRACE_BLKPARSE:
         case TRACE_FIO: {
             int got = t->format == TRACE_FIO ? parse_fio(t, line, r) : parse_blkparse(t, line, r);
@@ -323,21 +364,46 @@ int trace_next(trace_reader *t, trace_record *r)
     }
 }
 
-/* Guesses the format from the first line with content. */
-static trace_format guess(const char *line)
+static bool is_one_of(const char *s, const char *const *words)
 {
+    for (; *words; words++)
+        if (!strcmp(s, *words)) return true;
+    return false;
+}
+
+/* Five comma-separated fields: UMass/SPC (r or w fourth), Alibaba (R or W
+ * second) or Tencent (0 or 1 fourth, all whole numbers). *why says what
+ * decided; TRACE_FORMATS when more than one fits. */
+static trace_format guess_five(char **f, const char **why)
+{
+    static const char *const rw[] = {"r", "w", "R", "W", NULL}, *const RW[] = {"R", "W", NULL}, *const bits[] = {"0", "1", NULL};
+    uint64_t v;
+    bool umass = is_one_of(f[3], rw), alibaba = is_one_of(f[1], RW);
+    bool tencent = is_one_of(f[3], bits) && parse_u64(f[0], &v) && parse_u64(f[1], &v) && parse_u64(f[2], &v) && parse_u64(f[4], &v);
+    if (umass + alibaba + tencent > 1) return *why = "it fits more than one of umass, alibaba and tencent", TRACE_FORMATS;
+    if (umass) return *why = "5 comma-separated fields, r or w the fourth (ASU,LBA,size,opcode,timestamp)", TRACE_UMASS;
+    if (alibaba) return *why = "5 comma-separated fields, R or W the second (device_id,opcode,offset,length,timestamp)", TRACE_ALIBABA;
+    if (tencent) return *why = "5 comma-separated whole numbers, 0 or 1 the fourth (timestamp,offset,size,type,volume)", TRACE_TENCENT;
+    return TRACE_AUTO;
+}
+
+/* Guesses the format from the first line with content; *why says how. */
+static trace_format guess(const char *line, const char **why)
+{
+    *why = "";
     if (!strncmp(line, "SSDLABTR", 8)) return TRACE_BINARY;
     if (!strncmp(line, "fio version", 11)) return TRACE_FIO;
     char copy[512], *f[MAX_FIELDS];
     snprintf(copy, sizeof copy, "%s", line);
     if (strchr(line, ',') && !strchr(line, ' ')) {
         int n = split(copy, ",", false, f);
-        return n == 7 ? TRACE_MSR : n == 5 ? TRACE_UMASS : TRACE_AUTO;
+        if (n == 7) return *why = "7 comma-separated fields (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)", TRACE_MSR;
+        return n == 5 ? guess_five(f, why) : TRACE_AUTO;
     }
     int n = split(copy, " \t", true, f);
-    if (n >= 6 && strchr(f[0], ',')) return TRACE_BLKPARSE;
-    if (n >= 8 && (!strcmp(f[5], "R") || !strcmp(f[5], "W"))) return TRACE_FIU;
-    if (n == 5) return TRACE_DISKSIM;
+    if (n >= 6 && strchr(f[0], ',')) return *why = "blkparse's major,minor first", TRACE_BLKPARSE;
+    if (n >= 8 && (!strcmp(f[5], "R") || !strcmp(f[5], "W"))) return *why = "8 or more fields, R or W the sixth", TRACE_FIU;
+    if (n == 5) return *why = "5 fields separated by spaces (time device lba size type)", TRACE_DISKSIM;
     return TRACE_AUTO;
 }
 
@@ -361,11 +427,20 @@ trace_reader *trace_open(const char *path, const trace_options *opt, char *err, 
          * then start again from the top. */
         int rc;
         while ((rc = input_line(t->in, &line, &len)) == 1 && (len == 0 || line[0] == '#')) {}
-        trace_format seen = rc == 1 ? guess(line) : TRACE_AUTO;
+        const char *why = "";
+        trace_format seen = rc == 1 ? guess(line, &why) : TRACE_AUTO;
+        if (t->format == TRACE_AUTO && seen == TRACE_FORMATS) {
+            snprintf(err, errlen, "%s:%llu: %s; expected --format to say which", path, (unsigned long long)input_line_number(t->in), why);
+            trace_close(t);
+            return NULL;
+        }
+        if (t->format == TRACE_AUTO && seen != TRACE_AUTO)
+            snprintf(t->guessed, sizeof t->guessed, " (read as %s, guessed from line %llu: %.100s; use --format)",
+                     format_names[seen], (unsigned long long)input_line_number(t->in), why);
         if (seen == TRACE_FIO) t->fio_version = strstr(line, "version 3") ? 3 : strstr(line, "version 2") ? 2 : 0;
         if (t->format == TRACE_AUTO) t->format = seen;
         if (t->format == TRACE_AUTO) {
-            snprintf(err, errlen, "%s:%llu: cannot tell the trace format from this line; expected one of msr, fiu, umass, blkparse, disksim, fio, binary (use --format)",
+            snprintf(err, errlen, "%s:%llu: cannot tell the trace format from this line; expected one of msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent (use --format)",
                      path, (unsigned long long)input_line_number(t->in));
             trace_close(t);
             return NULL;

@@ -30,6 +30,8 @@ typedef enum trace_format {
     TRACE_DISKSIM,  /* time device lba size type (512 B sectors; type bit 0 = read) */
     TRACE_FIO,      /* fio iolog version 2 or 3 */
     TRACE_BINARY,   /* ssdlab's own */
+    TRACE_ALIBABA,  /* device_id,opcode,offset,length,timestamp (R/W, bytes, microseconds) */
+    TRACE_TENCENT,  /* timestamp,offset,size,type,volume (seconds, 512 B sectors, 0 read / 1 write) */
     TRACE_FORMATS
 } trace_format;
 

@@ -127,6 +127,51 @@ Test(traces, stats_of_a_trace_shape)
     cr_assert_eq(s.device[0].count[TRACE_READ], 2);
 }
 
+/* Alibaba's and Tencent's layouts, on hand-made samples written from the
+ * published field lists (tests/data/traces/README.md): opcodes, units
+ * (Alibaba: bytes and microseconds; Tencent: 512 B sectors and seconds),
+ * devices; both guessed from their first line. */
+Test(traces, alibaba_and_tencent)
+{
+    trace_stats s;
+    stats_of(SAMPLES "alibaba_handmade.csv", (trace_options){0}, &s);
+    cr_assert_eq(s.format, TRACE_ALIBABA);
+    cr_assert_eq(s.count[TRACE_READ], 2);
+    cr_assert_eq(s.bytes[TRACE_READ], 4096 + 512);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 8192);
+    cr_assert_eq(s.devices, 2);
+    cr_assert_eq(s.device[0].id, 3);
+    cr_assert_float_eq(s.duration_s, 0.001, 1e-12);
+    stats_of(SAMPLES "tencent_handmade.csv", (trace_options){0}, &s);
+    cr_assert_eq(s.format, TRACE_TENCENT);
+    cr_assert_eq(s.count[TRACE_READ], 1);
+    cr_assert_eq(s.bytes[TRACE_READ], 4096);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 8192 + 512);
+    cr_assert_eq(s.min_offset, 0);
+    cr_assert_eq(s.max_end, 16384);
+    cr_assert_eq(s.device[0].id, 1283);
+    cr_assert_float_eq(s.duration_s, 1, 1e-12);
+}
+
+/* A guessed format's error says what it guessed and why; a line that fits
+ * two formats is refused, naming them. */
+Test(traces, a_guess_is_said)
+{
+    char err[600];
+    trace_options o = {0};
+    trace_stats s;
+    const char *csv = file_with("guessed.csv", "0,303567,3584,w,0.0\nx,1,2,w,3\n");
+    cr_assert_eq(trace_stats_compute(csv, &o, &s, err, sizeof err), -1);
+    cr_assert(strstr(err, ":2: the ASU is not a whole number; expected an application storage unit number (read as umass, "
+                          "guessed from line 1: 5 comma-separated fields, r or w the fourth"), "%s", err);
+    const char *both = file_with("both.csv", "1,R,2,r,3\n");
+    cr_assert_null(trace_open(both, &o, err, sizeof err));
+    cr_assert(strstr(err, ":1: it fits more than one of umass, alibaba and tencent; expected --format to say which"), "%s", err);
+    o.format = TRACE_UMASS;
+    cr_assert_eq(trace_stats_compute(csv, &o, &s, err, sizeof err), -1);
+    cr_assert_null(strstr(err, "read as"), "a format given is not a guess: %s", err);
+}
+
 Test(traces, fiu_cheetah)
 {
     trace_stats s;

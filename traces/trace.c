@@ -16,7 +16,7 @@ enum { MAX_FIELDS = 16, MAX_FILES = 256, HEADER = 16, RECORD = 24 };
 static const char *const format_names[TRACE_FORMATS] = {
     [TRACE_AUTO] = "auto", [TRACE_MSR] = "msr", [TRACE_FIU] = "fiu", [TRACE_UMASS] = "umass",
     [TRACE_BLKPARSE] = "blkparse", [TRACE_DISKSIM] = "disksim", [TRACE_FIO] = "fio", [TRACE_BINARY] = "binary",
-    [TRACE_ALIBABA] = "alibaba", [TRACE_TENCENT] = "tencent"};
+    [TRACE_ALIBABA] = "alibaba", [TRACE_TENCENT] = "tencent", [TRACE_VSCSI] = "vscsi"};
 
 struct trace_reader {
     trace_input *in;
@@ -26,6 +26,7 @@ struct trace_reader {
     bool have_base;
     double base;      /* time of the first record, in the format's unit */
     int fio_version;
+    int vscsi_version; /* 1: 32-byte records, 2: 40-byte ones */
     bool in_summary; /* blkparse: past the event lines */
     uint64_t records; /* binary and in memory: records read */
     trace_record *mem; /* a trace held in memory (trace_open_records), or NULL */
@@ -50,7 +51,7 @@ trace_format trace_format_of(const trace_reader *t) { return t->format; }
 
 const char *trace_where(trace_reader *t)
 {
-    if (t->format == TRACE_BINARY || t->mem)
+    if (t->format == TRACE_BINARY || t->format == TRACE_VSCSI || t->mem)
         snprintf(t->where, sizeof t->where, "%s:record %llu", t->path, (unsigned long long)t->records);
     else
         snprintf(t->where, sizeof t->where, "%s:%llu", t->path, (unsigned long long)input_line_number(t->in));
@@ -330,6 +331,60 @@ static int next_binary(trace_reader *t, trace_record *r)
     return 1;
 }
 
+/* VMware vscsi (CloudPhysics' traces; libCacheSim's vscsi reader):
+ * little-endian records, version 1 {u32 sn, len, nSG; u16 cmd, ver; u64
+ * lbn, ts} or version 2 {u16 cmd, ver; u32 sn, len, nSG; u64 lbn, ts, rt};
+ * len in bytes, lbn in 512 B sectors, ts in microseconds; the version is
+ * the high byte of ver. SCSI reads and writes (6, 10, 12 and 16-byte
+ * commands) are replayed; other commands are skipped. */
+enum { VSCSI_V1 = 32, VSCSI_V2 = 40 };
+
+static int vscsi_version_of(const unsigned char *b, long n)
+{
+    if (n >= 2 * VSCSI_V2 && b[3] == 2 && b[VSCSI_V2 + 3] == 2) return 2;
+    if (n >= 2 * VSCSI_V1 && b[15] == 1 && b[VSCSI_V1 + 15] == 1) return 1;
+    return 0;
+}
+
+static trace_op vscsi_op(unsigned cmd, bool *io)
+{
+    *io = true;
+    switch (cmd) {
+    case 0x08: case 0x28: case 0xa8: case 0x88: return TRACE_READ;
+    case 0x0a: case 0x2a: case 0xaa: case 0x8a: return TRACE_WRITE;
+    default: *io = false; return TRACE_READ;
+    }
+}
+
+static int next_vscsi(trace_reader *t, trace_record *r)
+{
+    unsigned char b[VSCSI_V2];
+    int size = t->vscsi_version == 2 ? VSCSI_V2 : VSCSI_V1;
+    for (;;) {
+        long got = input_read(t->in, b, (size_t)size);
+        if (got < 0) return snprintf(t->err, sizeof t->err, "%s: %s", t->path, input_error(t->in)), -1;
+        if (got == 0) return 0;
+        t->records++;
+        if (got < size)
+            return snprintf(t->err, sizeof t->err, "%s:record %llu: cut short (%ld of %d bytes); expected whole vscsi records",
+                            t->path, (unsigned long long)t->records, got, size), -1;
+        bool v2 = size == VSCSI_V2, io;
+        unsigned cmd = (unsigned)get_le(v2 ? b : b + 12, 2);
+        uint64_t len = get_le(v2 ? b + 8 : b + 4, 4), lbn = get_le(b + 16, 8), ts = get_le(b + 24, 8);
+        r->op = vscsi_op(cmd, &io);
+        if (!io || len == 0) continue; /* not a read or write, or no data */
+        r->offset = lbn * 512;
+        r->bytes = (uint32_t)len;
+        r->device = 0;
+        if (set_time(t, (double)ts, 1e3, r)) {
+            snprintf(t->err, sizeof t->err, "%s:record %llu: the timestamp is earlier than the first record's; expected records in time order",
+                     t->path, (unsigned long long)t->records);
+            return -1;
+        }
+        return 1;
+    }
+}
+
 int trace_next(trace_reader *t, trace_record *r)
 {
     if (t->mem) {
@@ -338,6 +393,7 @@ int trace_next(trace_reader *t, trace_record *r)
         return 1;
     }
     if (t->format == TRACE_BINARY) return next_binary(t, r);
+    if (t->format == TRACE_VSCSI) return next_vscsi(t, r);
     char *line;
     size_t len;
     for (;;) {
@@ -407,6 +463,25 @@ static trace_format guess(const char *line, const char **why)
     return TRACE_AUTO;
 }
 
+/* A vscsi trace is told by the version byte of its first two records;
+ * the file is then read again from its start. -1 when it was asked for by
+ * name and is not one, or cannot be opened again. */
+static int open_vscsi(trace_reader *t, char *err, size_t errlen)
+{
+    unsigned char b[2 * VSCSI_V2];
+    long n = input_read(t->in, b, sizeof b);
+    t->vscsi_version = n > 0 ? vscsi_version_of(b, n) : 0;
+    if (!t->vscsi_version && t->format == TRACE_VSCSI)
+        return snprintf(err, errlen, "%s: not a vscsi trace: its first two records carry no version 1 or 2; expected "
+                                     "VMware vscsi records as libCacheSim reads them", t->path), -1;
+    if (t->vscsi_version && t->format == TRACE_AUTO)
+        snprintf(t->guessed, sizeof t->guessed, " (read as vscsi version %d, from its records' version byte; use --format)",
+                 t->vscsi_version);
+    if (t->vscsi_version) t->format = TRACE_VSCSI;
+    input_close(t->in);
+    return (t->in = input_open(t->path, err, errlen)) ? 0 : -1;
+}
+
 trace_reader *trace_open(const char *path, const trace_options *opt, char *err, size_t errlen)
 {
     trace_reader *t = calloc(1, sizeof *t);
@@ -420,6 +495,11 @@ trace_reader *trace_open(const char *path, const trace_options *opt, char *err, 
         trace_close(t);
         return NULL;
     }
+    if ((t->format == TRACE_AUTO || t->format == TRACE_VSCSI) && open_vscsi(t, err, errlen)) {
+        trace_close(t);
+        return NULL;
+    }
+    if (t->format == TRACE_VSCSI) return t;
     char *line;
     size_t len;
     if (t->format == TRACE_AUTO || t->format == TRACE_FIO || t->format == TRACE_BINARY) {

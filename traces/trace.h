@@ -32,6 +32,7 @@ typedef enum trace_format {
     TRACE_BINARY,   /* ssdlab's own */
     TRACE_ALIBABA,  /* device_id,opcode,offset,length,timestamp (R/W, bytes, microseconds) */
     TRACE_TENCENT,  /* timestamp,offset,size,type,volume (seconds, 512 B sectors, 0 read / 1 write) */
+    TRACE_VSCSI,    /* VMware vscsi binary, record version 1 (32 B) or 2 (40 B), as libCacheSim reads it */
     TRACE_FORMATS
 } trace_format;
 

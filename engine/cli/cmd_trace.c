@@ -21,7 +21,7 @@ static const char help[] =
     "duration. convert writes ssdlab's binary trace format, which replays fastest.\n"
     "Inputs may be compressed with gzip, bzip2, xz or zstd.\n\n"
     "Options:\n"
-    "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent\n"
+    "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi\n"
     "                        (default: guess from the first line)\n"
     "      --time-unit U     disksim/MQSim timestamps' unit: ns, us, ms or any time such as 100ns\n"
     "                        (default ms, DiskSim's; MQSim's traces are in ns)\n"
@@ -48,7 +48,7 @@ static int parse_options(int argc, char **argv, trace_options *o, bool *json)
         case 'f':
             o->format = trace_format_parse(optarg);
             if (o->format == TRACE_FORMATS)
-                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio, binary, alibaba or tencent", optarg);
+                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent or vscsi", optarg);
             break;
         case OPT_TIME_UNIT: {
             uint64_t ns;

@@ -55,7 +55,7 @@ const cfg_key workload_config_keys[] = {
     {"workload.pcmark8_seed", CFG_UINT, NULL, "1", NULL, NULL, NULL,
      "PCMark-like source: the trace's own seed (as 'ssdlab trace gen pcmark8 --seed'), apart from sim.seed so that every drive replays the same trace."},
     {"workload.trace", CFG_PATH, NULL, "none", NULL, NULL, NULL, "Trace file to replay (plain or gzip/bzip2/xz/zstd), relative to the file that names it."},
-    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary|alibaba|tencent",
+    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary|alibaba|tencent|vscsi",
      "Format of workload.trace; auto guesses from its first line."},
     {"workload.trace_time_unit", CFG_TIME, "ns", "1ms", "1ns", "1s", NULL, "Time unit of DiskSim/MQSim ASCII traces (DiskSim: ms; MQSim: ns)."},
     {"workload.blkparse_event", CFG_ENUM, NULL, "Q", NULL, NULL, "Q|D", "blkparse traces: replay queue (Q) or dispatch (D) events."},

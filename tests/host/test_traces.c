@@ -172,6 +172,57 @@ Test(traces, a_guess_is_said)
     cr_assert_null(strstr(err, "read as"), "a format given is not a guess: %s", err);
 }
 
+/* VMware vscsi, version 1 (the CloudPhysics part of libCacheSim's sample:
+ * counts and bytes from tests/data/traces/README.md), and version 2 on two
+ * hand-made 40-byte records: a 4 KiB read at sector 8 and, 250 us later,
+ * an 8 KiB write at sector 16; a SYNCHRONIZE CACHE (0x35) between them is
+ * no I/O and is skipped. */
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++, v >>= 8) p[i] = (unsigned char)v;
+}
+
+static void vscsi2(FILE *f, unsigned cmd, uint32_t len, uint64_t lbn, uint64_t ts)
+{
+    unsigned char b[40] = {0};
+    put_le(b, cmd, 2);
+    put_le(b + 2, 0x0200, 2);
+    put_le(b + 8, len, 4);
+    put_le(b + 16, lbn, 8);
+    put_le(b + 24, ts, 8);
+    fwrite(b, 1, sizeof b, f);
+}
+
+Test(traces, vscsi_both_versions)
+{
+    trace_stats s;
+    stats_of(SAMPLES "vscsi_cloudphysics_part.vscsi", (trace_options){0}, &s);
+    cr_assert_eq(s.format, TRACE_VSCSI);
+    cr_assert_eq(s.count[TRACE_READ], 174);
+    cr_assert_eq(s.count[TRACE_WRITE], 226);
+    cr_assert_eq(s.bytes[TRACE_READ], 11403264);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 11504640);
+    char path[300];
+    snprintf(path, sizeof path, "%s/v2.vscsi", dir);
+    FILE *f = fopen(path, "wb");
+    vscsi2(f, 0x28, 4096, 8, 1000000);
+    vscsi2(f, 0x35, 0, 0, 1000100);
+    vscsi2(f, 0x2a, 8192, 16, 1000250);
+    fclose(f);
+    stats_of(path, (trace_options){0}, &s);
+    cr_assert_eq(s.format, TRACE_VSCSI);
+    cr_assert_eq(s.requests, 2);
+    cr_assert_eq(s.bytes[TRACE_READ], 4096);
+    cr_assert_eq(s.bytes[TRACE_WRITE], 8192);
+    cr_assert_eq(s.min_offset, 4096);
+    cr_assert_eq(s.max_end, 16 * 512 + 8192);
+    cr_assert_float_eq(s.duration_s, 250e-6, 1e-12);
+    char err[400];
+    trace_options o = {.format = TRACE_VSCSI};
+    cr_assert_null(trace_open(SAMPLES "msr_wdev_1.csv", &o, err, sizeof err));
+    cr_assert(strstr(err, "not a vscsi trace: its first two records carry no version 1 or 2"), "%s", err);
+}
+
 Test(traces, fiu_cheetah)
 {
     trace_stats s;

@@ -243,7 +243,10 @@ Test(cli, trace_stats_and_convert)
     o = run(args);
     cr_assert_eq(o->status, 2);
     char want[400];
-    snprintf(want, sizeof want, "%s:2: the Size is not a whole number; expected a size in bytes\n", bad);
+    snprintf(want, sizeof want,
+             "%s:2: the Size is not a whole number; expected a size in bytes (read as msr, guessed from line 1: 7 "
+             "comma-separated fields (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime); use --format)\n",
+             bad);
     cr_assert_str_eq(o->err, want);
     snprintf(args, sizeof args, "test ! -e %s/out.bin && test -z \"$(ls %s | grep tmp)\"", dir, dir);
     cr_assert_eq(system(args), 0, "no output file, not even a temporary one");

@@ -49,6 +49,8 @@ struct replay {
     sim_time_t measure_start, stop_at;
     sim_time_t time_base, last_time; /* a loop's later passes arrive after the earlier ones */
     uint64_t bytes_issued, bytes_done, written, pass_records;
+    uint64_t total_records; /* the replayed devices' records, when a first pass counted them; 0 unknown */
+    sim_time_t span;        /* the trace's span (ns, before time_scale), likewise */
     bool timed;
     double time_scale;
     uint32_t depth;
@@ -407,6 +409,18 @@ static int measure_footprint(replay *p, char *err, size_t errlen)
     return 0;
 }
 
+/* What progress is measured against, from the first pass: the records of
+ * the devices replayed (all, or those listed when the pass describes
+ * them), and the trace's span. */
+static void count_replayed(replay *p, const trace_stats *st)
+{
+    p->span = (sim_time_t)(st->duration_s * 1e9);
+    p->total_records = p->device_count ? 0 : st->requests;
+    for (uint32_t i = 0; p->device_count && i < st->devices && i < STATS_DEVICES; i++)
+        if (wanted(p, st->device[i].id)) p->total_records += st->device[i].requests;
+    if (p->total_records > p->b.skip_records) p->total_records -= p->b.skip_records;
+}
+
 static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
 {
     if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
@@ -429,6 +443,7 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
     if (trace_stats_compute(p->path, &p->opt, &st, err, errlen)) return -1;
     p->max_end = st.max_end ? st.max_end : 1;
     if (lay_out_devices(p, &st, err, errlen)) return -1;
+    count_replayed(p, &st);
     return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
 }
 
@@ -462,6 +477,25 @@ void replay_free(replay *p)
     footprint_free(&p->fp);
     reqpool_free(&p->pool);
     free(p);
+}
+
+static double share(double done, double whole) { return whole > 0 ? done / whole : -1; }
+
+double replay_progress(const replay *p)
+{
+    double elapsed = (double)(sim_now(p->s) - p->measure_start), f = -1;
+    const double shares[] = {
+        p->b.target && p->measuring ? share((double)(p->completed - p->b.warmup), (double)p->b.target) : -1,
+        p->b.duration && p->measuring ? share(elapsed, (double)p->b.duration) : -1,
+        p->b.byte_target ? share((double)p->bytes_done, (double)p->b.byte_target) : -1,
+        p->b.write_target ? share((double)p->written, (double)p->b.write_target) : -1,
+        !p->b.loop && !p->timed && p->total_records ? share((double)p->completed, (double)p->total_records) : -1,
+        !p->b.loop && p->timed && p->span > p->b.skip_time
+            ? share((double)(sim_now(p->s) - p->start), (double)(p->span - p->b.skip_time) * p->time_scale) : -1,
+    };
+    for (size_t i = 0; i < sizeof shares / sizeof *shares; i++)
+        if (shares[i] > f) f = shares[i];
+    return f > 1 ? 1 : f;
 }
 
 int replay_run(replay *p, replay_result *res, char *err, size_t errlen)

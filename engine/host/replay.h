@@ -21,6 +21,11 @@ typedef struct replay_result {
 
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);
 void replay_free(replay *p);
+/* The share of the replay done, 0 to 1: of the trace's records (as fast
+ * as possible) or of its span (timed), when a first pass counted them, and
+ * of any bound (requests, duration, bytes, drive writes), whichever is
+ * furthest; -1 when none is known. */
+double replay_progress(const replay *p);
 /* Runs the whole trace. Returns 0, or -1 with a message (bad record,
  * offset past the drive with workload.lba_map=error) in err. */
 int replay_run(replay *p, replay_result *r, char *err, size_t errlen);

@@ -388,7 +388,7 @@ static double share(double done, double whole) { return whole > 0 ? done / whole
 
 double workload_progress(const workload *w)
 {
-    if (w->trace) return -1;
+    if (w->trace) return replay_progress(w->trace);
     double elapsed = (double)(sim_now(w->s) - w->measure_start), f = -1;
     switch (w->kind) {
     case PHASE_IDLE: f = share(elapsed, (double)w->duration); break;

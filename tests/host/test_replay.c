@@ -314,3 +314,45 @@ Test(replay, compact_packs_the_footprint_from_zero)
     cr_assert_eq(big.rc, -2);
     cr_assert(strstr(big.err, "the trace touches 28775 pages of 4 KiB, more than the drive's"), "%s", big.err);
 }
+
+/* --- progress ----------------------------------------------------------------- */
+
+typedef struct probe {
+    workload *w;
+    double seen;
+} probe;
+
+static void look(sim *s, void *ctx, void *obj, uint64_t arg)
+{
+    (void)s, (void)obj, (void)arg;
+    probe *pr = ctx;
+    pr->seen = workload_progress(pr->w);
+}
+
+/* A timed replay's progress is its simulated time over the trace's span
+ * (rsrch_1: 576,557.6 s): half-way it reads 0.5; at the end, 1. */
+Test(replay, progress_of_a_timed_replay)
+{
+    cfg *c = cfg_create(ssdlab_schema());
+    const char *sets[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.blocks_per_plane=64",
+                          "nand.pages_per_block=96", "drive.user_capacity=600MB", "workload.source=trace",
+                          "workload.precondition=none", "workload.lba_map=wrap", "workload.trace=" RSRCH};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) cfg_set_override(c, sets[i]);
+    sim_options o = sim_options_from_config(c);
+    sim *s = sim_create(&o);
+    char err[600];
+    ssd *d = ssd_create(s, c, err, sizeof err);
+    cr_assert_not_null(d, "%s", err);
+    probe pr = {workload_create(s, d, c, err, sizeof err), -1};
+    cr_assert_not_null(pr.w, "%s", err);
+    double span = 576557.644379;
+    sim_schedule_at(s, sim_time_from_sec(span / 2), sim_register_handler(s, "test.look", look, &pr), NULL, 0);
+    workload_result r;
+    cr_assert_eq(workload_run(pr.w, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_float_eq(pr.seen, 0.5, 1e-6, "half-way: %.6f", pr.seen);
+    cr_assert_float_eq(workload_progress(pr.w), 1, 1e-12);
+    workload_free(pr.w);
+    ssd_free(d);
+    sim_free(s);
+    cfg_free(c);
+}

@@ -158,10 +158,13 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
         fprintf(log, "  idle for %.3f s of simulated time\n", r->seconds);
         return;
     }
-    if (traced)
-        fprintf(log, "  workload: %s replay of %s, time scale %g, QD %llu (afap), precondition %s\n", cfg_str(c, "workload.replay"),
-               !strcmp(source, "pcmark8") ? pcmark : cfg_str(c, "workload.trace"), cfg_float(c, "workload.time_scale"),
-               (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
+    const char *trace = !strcmp(source, "pcmark8") ? pcmark : cfg_str(c, "workload.trace");
+    if (traced && !strcmp(cfg_str(c, "workload.replay"), "timed")) /* the queue depth means nothing to an open loop */
+        fprintf(log, "  workload: timed replay of %s (recorded times x %g), precondition %s\n", trace,
+                cfg_float(c, "workload.time_scale"), cfg_str(c, "workload.precondition"));
+    else if (traced)
+        fprintf(log, "  workload: replay of %s as fast as possible at QD %llu, precondition %s\n", trace,
+                (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
     else if (!strcmp(kind, "io"))
     {
         char sizes[64];

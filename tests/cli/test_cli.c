@@ -207,7 +207,14 @@ Test(cli, trace_time_units_are_spelt_alike)
         cr_assert_eq(o->status, 0, "%s", o->err);
         cr_assert(strstr(o->out, "  simulated 60.0"), "%s", o->out);
         cr_assert_eq(o->err[0], 0, "%s", o->err);
+        /* the header says how it replays: timed, not 'QD 32 (afap)' */
+        cr_assert(strstr(o->out, "  workload: timed replay of tests/data/traces/disksim_wsrch-small.trace (recorded times x 1), "
+                                 "precondition none\n"), "%s", o->out);
     }
+    snprintf(args, sizeof args, "%s --time-unit ns --set workload.replay=afap --set workload.queue_depth=8", replay);
+    o = run(args);
+    cr_assert(strstr(o->out, "  workload: replay of tests/data/traces/disksim_wsrch-small.trace as fast as possible at QD 8, "
+                             "precondition none\n"), "%s", o->out);
 }
 
 Test(cli, trace_stats_and_convert)

@@ -213,9 +213,39 @@ static int phase_region(const cfg *c, uint64_t cap, uint64_t *start, uint64_t *s
     return 0;
 }
 
+/* Keys that apply to trace replays only: set on a synthetic phase they
+ * are an error, not ignored. */
+static int refuse_trace_keys(const cfg *c, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop"};
+    char origin[64];
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(cfg_origin(c, keys[i], origin, sizeof origin), "default"))
+            return snprintf(err, errlen, "key '%s' (%s) applies to trace replays only; expected workload.source=trace or pcmark8, or no '%s'",
+                            keys[i], origin, keys[i]), -1;
+    return 0;
+}
+
+/* The synthetic generator's keys: set on a trace replay, whose records
+ * say what they would, they are an error, not ignored. */
+static int refuse_generator_keys(const cfg *c, char *err, size_t errlen)
+{
+    static const char *const keys[] = {
+        "workload.pattern", "workload.read_share", "workload.block_size", "workload.block_sizes", "workload.align",
+        "workload.arrival", "workload.rate", "workload.zipf_theta", "workload.hot_fraction", "workload.hot_share",
+        "workload.region_offset", "workload.region_size", "workload.region_offset_share", "workload.region_share"};
+    char origin[64];
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(cfg_origin(c, keys[i], origin, sizeof origin), "default"))
+            return snprintf(err, errlen, "key '%s' (%s) shapes synthetic requests, and a trace replay's come from its records; "
+                                         "expected no '%s' on this phase, or workload.source=synthetic", keys[i], origin, keys[i]), -1;
+    return 0;
+}
+
 /* A trace (a file, or a PCMark-like trace made in memory) as the source. */
 static int open_trace(workload *w, const cfg *c, const char *source, char *err, size_t errlen)
 {
+    if (refuse_generator_keys(c, err, errlen)) return -1;
     if (!strcmp(source, "trace") && !strcmp(cfg_str(c, "workload.trace"), "none")) {
         snprintf(err, errlen, "key 'workload.source' is trace but 'workload.trace' names no file; expected a trace file");
         return -1;
@@ -275,19 +305,6 @@ static void set_trim_phase(workload *w, const cfg *c, uint64_t start, uint64_t s
     w->trim_chunk = chunk && chunk < most ? chunk : most;
     w->trim_start = w->trim_next = start;
     w->trim_end = start + size;
-}
-
-/* Keys that apply to trace replays only: set on a synthetic phase they
- * are an error, not ignored. */
-static int refuse_trace_keys(const cfg *c, char *err, size_t errlen)
-{
-    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop"};
-    char origin[64];
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strcmp(cfg_origin(c, keys[i], origin, sizeof origin), "default"))
-            return snprintf(err, errlen, "key '%s' (%s) applies to trace replays only; expected workload.source=trace or pcmark8, or no '%s'",
-                            keys[i], origin, keys[i]), -1;
-    return 0;
 }
 
 /* The synthetic kinds of phase: io, fill, trim, idle. */

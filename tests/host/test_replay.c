@@ -228,6 +228,10 @@ Test(replay, start_record_and_loop)
     run u = replay(RSRCH, LIST("workload.source=synthetic", "workload.start_record=5", "workload.requests=10"));
     cr_assert_eq(u.rc, -2);
     cr_assert(strstr(u.err, "key 'workload.start_record' (--set) applies to trace replays only"), "%s", u.err);
+    /* and the generator's keys on a trace replay, which its records would override unseen */
+    run g = replay(RSRCH, LIST("workload.lba_map=wrap", "workload.read_share=50%"));
+    cr_assert_eq(g.rc, -2);
+    cr_assert(strstr(g.err, "key 'workload.read_share' (--set) shapes synthetic requests"), "%s", g.err);
 }
 
 /* --- devices ------------------------------------------------------------------ */

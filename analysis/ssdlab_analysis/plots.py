@@ -76,9 +76,12 @@ def cache_cliff(result, drop=0.6):
         return None
     # the first interval is usually partial: the start speed is the median of the next ones
     start = np.median(speed[1:1 + max(3, n // 5)])
+    # the fill ends with its last write: an idle phase after it (a used-state
+    # test idles to watch the cache empty) is not speed after the cache
+    last = int(np.nonzero(speed > 0)[0][-1])
     for k in range(1, len(speed) - n):
         if speed[k] < drop * start and np.mean(speed[k:k + n]) < drop * start:
-            return float(written[k - 1]), float(start), float(np.mean(speed[k:]))
+            return float(written[k - 1]), float(start), float(np.mean(speed[k:last + 1]))
     return None
 
 

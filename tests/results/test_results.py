@@ -142,6 +142,18 @@ def plots(ssdlab, source, tmp):
     check(cliff is not None and abs(cliff[0] - slc_gib) < 0.05 * slc_gib,
           f"the fill's cliff after the SLC cache's {slc_gib:.2f} GiB: {cliff}")
     check(cliff is not None and cliff[2] < 0.6 * cliff[1], f"speed falls at the cliff: {cliff}")
+    # made up: 10 s at 1000 MiB/s, 20 s at 200 with a pause, then 30 s of idle
+    # after the fill: the speed after the cache is the fill's, 4000/21 =
+    # 190.5 MiB/s, not diluted by the idle to 4000/51 = 78.4
+    class Made:
+        interval_s = 1.0
+    speeds = np.array([1000.0] * 10 + [200.0] * 19 + [0.0, 200.0] + [0.0] * 30)
+    Made.timeseries = np.zeros(len(speeds), dtype=[("write_mib_per_s", "f8"), ("host_gib_written", "f8")])
+    Made.timeseries["write_mib_per_s"] = speeds
+    Made.timeseries["host_gib_written"] = np.cumsum(speeds) / 1024
+    made = cache_cliff(Made)
+    check(made is not None and abs(made[0] - 10000 / 1024) < 1e-9 and abs(made[2] - 4000 / 21) < 1e-9,
+          f"made-up fill: {made}")
     degr = os.path.join(tmp, "degr.h5")
     run(ssdlab, source, degr, extra=["--set", "workload.read_share=0%", "--set", "workload.requests=0",
                                      "--set", "workload.duration=6s", "--set", "metrics.interval=100ms",

@@ -62,6 +62,13 @@ class Result:
         name = self.param_text("workload.name").strip('"')
         if name:
             return name
+        source = self.param_text("workload.source")
+        if source in ("trace", "pcmark8"):
+            what = (os.path.basename(self.param_text("workload.trace").strip('"')) if source == "trace"
+                    else "PCMark-like " + self.param_text("workload.pcmark8_app"))
+            if self.param_text("workload.replay") == "timed":
+                return f"{what}, timed replay (x {self.param('workload.time_scale'):g})"
+            return f"{what}, replay as fast as possible at QD {self.param('workload.queue_depth'):.0f}"
         return "{} {:.0f}% reads, {} B, QD {:.0f}".format(self.param_text("workload.pattern"),
                                                        100 * self.param("workload.read_share"),
                                                        self.param_text("workload.block_size"),

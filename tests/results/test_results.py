@@ -175,6 +175,8 @@ def plots(ssdlab, source, tmp):
     pcm = os.path.join(tmp, "pcm.h5")
     run(ssdlab, source, pcm, extra=["--set", "workload.source=pcmark8", "--set", "workload.pcmark8_app=excel",
                                     "--set", "workload.lba_map=scale"])
+    label = load([pcm])[0].label
+    check(label.endswith("PCMark-like excel, timed replay (x 1)"), f"a trace run's legend names its trace and mode: {label}")
     score = load([pcm])[0].score
     check(score is not None and score["phases"] == 1 and score["requests"] == 3426, f"/score of the Excel replay: {score}")
     jobs = [("fill", [fill]), ("degradation", [degr]), ("trim", [trim]), ("latency", [trim, degr]),

@@ -25,6 +25,23 @@ from .plots import KINDS
 from .results import load
 
 
+# What a kind draws from: the synthetic generator's phases, or trace replays.
+SYNTHETIC_ONLY = {"fill", "qd", "bs", "mix", "degradation"}
+TRACE_KINDS = "latency, trim or pcmark"
+
+
+def unfit(kind, results):
+    """Why kind does not apply to one of the results, or None."""
+    for r in results:
+        traced = r.param_text("workload.source") in ("trace", "pcmark8")
+        if traced and kind in SYNTHETIC_ONLY:
+            return (f"{r.path} replays a trace, and {kind} draws synthetic phases; expected {TRACE_KINDS} "
+                    "for a trace replay")
+        if kind == "pcmark" and r.score is None:
+            return f"{r.path} replays no trace, so it has no PCMark-style score; expected a trace replay's result"
+    return None
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "sweep":
@@ -43,6 +60,10 @@ def main(argv=None):
         results = load(args.results)
     except (OSError, ValueError, KeyError) as e:
         sys.stderr.write(f"ssdlab-plot: {e}\n")
+        return 2
+    refused = unfit(args.kind, results)
+    if refused:
+        sys.stderr.write(f"ssdlab-plot: plot {args.kind}: {refused}\n")
         return 2
     phase = None
     if args.phase is not None:

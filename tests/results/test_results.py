@@ -189,6 +189,11 @@ def plots(ssdlab, source, tmp):
             w, h = png_size(png)
             check(w == 800 and h >= 450, f"plot {kind}: {w} x {h} pixels")
             check(os.path.getsize(png) > 15000, f"plot {kind}: {os.path.getsize(png)} bytes")
+    r = subprocess.run([ssdlab, "plot", "fill", pcm, "-o", os.path.join(tmp, "x.png")], capture_output=True, text=True)
+    check(r.returncode == 2 and "replays a trace, and fill draws synthetic phases; expected latency, trim or pcmark" in r.stderr
+          and not os.path.exists(os.path.join(tmp, "x.png")), f"a kind that does not apply is refused: {r.returncode} {r.stderr}")
+    r = subprocess.run([ssdlab, "plot", "pcmark", fill, "-o", os.path.join(tmp, "x.png")], capture_output=True, text=True)
+    check(r.returncode == 2 and "replays no trace" in r.stderr, f"pcmark of a synthetic run is refused: {r.stderr}")
     r = subprocess.run([ssdlab, "plot", "fill", os.path.join(tmp, "missing.h5"), "-o", os.path.join(tmp, "x.png")],
                        capture_output=True, text=True)
     check(r.returncode == 2 and "missing.h5" in r.stderr and not os.path.exists(os.path.join(tmp, "x.png")),

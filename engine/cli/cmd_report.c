@@ -34,6 +34,7 @@ METRIC(m_rp50, r->read_lat_us[LAT_P50])
 METRIC(m_rp99, r->read_lat_us[LAT_P99])
 METRIC(m_rp999, r->read_lat_us[LAT_P999])
 METRIC(m_wmean, r->write_lat_us[LAT_MEAN])
+METRIC(m_wp50, r->write_lat_us[LAT_P50])
 METRIC(m_wp99, r->write_lat_us[LAT_P99])
 METRIC(m_wp999, r->write_lat_us[LAT_P999])
 METRIC(m_wa, r->write_amplification)
@@ -48,7 +49,7 @@ METRIC(m_time, r->sim_time_s)
 static const metric metrics[] = {
     {"requests", m_requests},         {"IOPS", m_iops},           {"MiB/s", m_mibs},
     {"read mean us", m_rmean},        {"read p50 us", m_rp50},    {"read p99 us", m_rp99},
-    {"read p99.9 us", m_rp999},       {"write mean us", m_wmean}, {"write p99 us", m_wp99},
+    {"read p99.9 us", m_rp999},       {"write mean us", m_wmean}, {"write p50 us", m_wp50},     {"write p99 us", m_wp99},
     {"write p99.9 us", m_wp999},      {"write ampl.", m_wa},      {"erases", m_erases},
     {"SLC written MiB", m_slcw},      {"SLC read MiB", m_slcr},   {"busy s", m_busy},
     {"busy MiB/s", m_busy_mibs},      {"access us", m_access},    {"simulated s", m_time},

@@ -579,6 +579,9 @@ Test(cli, report_compares_results_side_by_side)
                            iops[i], mean_us[i]);
     cr_assert(strstr(o->out, "write ampl.") && sscanf(strstr(o->out, "write ampl.") + 11, "%lf", &wa[0]) == 0,
               "a read-only run has no write amplification, shown as '-':\n%s", o->out);
+    /* p50 beside p99, for reads and writes alike */
+    const char *rows[] = {"read p50 us", "read p99 us", "write p50 us", "write p99 us"};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) cr_assert(strstr(o->out, rows[i]), "no row '%s':\n%s", rows[i], o->out);
 
     double diff;
     cr_assert_eq(sscanf(strstr(o->out, "\nIOPS") + 5, "%*f %*f %lf%%", &diff), 1, "%s", o->out);

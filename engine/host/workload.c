@@ -213,17 +213,25 @@ static int phase_region(const cfg *c, uint64_t cap, uint64_t *start, uint64_t *s
     return 0;
 }
 
+/* The first of keys[0 .. n) set anywhere (not left at its default), with
+ * where in origin; NULL when none is. */
+static const char *first_set(const cfg *c, const char *const *keys, size_t n, char *origin, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(cfg_origin(c, keys[i], origin, len), "default")) return keys[i];
+    return NULL;
+}
+
 /* Keys that apply to trace replays only: set on a synthetic phase they
  * are an error, not ignored. */
 static int refuse_trace_keys(const cfg *c, char *err, size_t errlen)
 {
     static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop"};
     char origin[64];
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strcmp(cfg_origin(c, keys[i], origin, sizeof origin), "default"))
-            return snprintf(err, errlen, "key '%s' (%s) applies to trace replays only; expected workload.source=trace or pcmark8, or no '%s'",
-                            keys[i], origin, keys[i]), -1;
-    return 0;
+    const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
+    if (!k) return 0;
+    return snprintf(err, errlen, "key '%s' (%s) applies to trace replays only; expected workload.source=trace or pcmark8, or no '%s'",
+                    k, origin, k), -1;
 }
 
 /* The synthetic generator's keys: set on a trace replay, whose records
@@ -235,11 +243,10 @@ static int refuse_generator_keys(const cfg *c, char *err, size_t errlen)
         "workload.arrival", "workload.rate", "workload.zipf_theta", "workload.hot_fraction", "workload.hot_share",
         "workload.region_offset", "workload.region_size", "workload.region_offset_share", "workload.region_share"};
     char origin[64];
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strcmp(cfg_origin(c, keys[i], origin, sizeof origin), "default"))
-            return snprintf(err, errlen, "key '%s' (%s) shapes synthetic requests, and a trace replay's come from its records; "
-                                         "expected no '%s' on this phase, or workload.source=synthetic", keys[i], origin, keys[i]), -1;
-    return 0;
+    const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
+    if (!k) return 0;
+    return snprintf(err, errlen, "key '%s' (%s) shapes synthetic requests, and a trace replay's come from its records; "
+                                 "expected no '%s' on this phase, or workload.source=synthetic", k, origin, k), -1;
 }
 
 /* A trace (a file, or a PCMark-like trace made in memory) as the source. */

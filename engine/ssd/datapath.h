@@ -80,20 +80,13 @@ static inline sim_time_t datapath_stream(datapath *d, datapath_engine e, sim_tim
     return end;
 }
 
-/* Bytes moving between the buffer and the host, in direction `dma` (DP_DMA_IN
- * or DP_DMA_OUT), from `start`: when the DMA engine and the memory are done. */
-static inline sim_time_t datapath_host(datapath *d, datapath_engine dma, sim_time_t start, uint64_t bytes)
+/* Bytes moving into or out of the buffer memory through engine e (the
+ * host DMA engine in a direction, to or from the host; an ECC engine, to
+ * or from a channel), from `start`: when both e and the memory are done. */
+static inline sim_time_t datapath_pass(datapath *d, datapath_engine e, sim_time_t start, uint64_t bytes)
 {
-    sim_time_t dma_end = datapath_stream(d, dma, start, bytes), mem_end = datapath_stream(d, DP_MEMORY, start, bytes);
-    return dma_end > mem_end ? dma_end : mem_end;
-}
-
-/* Bytes moving between the buffer and a channel through the encoder
- * (DP_ECC_ENCODE) or the decoder (DP_ECC_DECODE), from `start`. */
-static inline sim_time_t datapath_flash(datapath *d, datapath_engine ecc, sim_time_t start, uint64_t bytes)
-{
-    sim_time_t ecc_end = datapath_stream(d, ecc, start, bytes), mem_end = datapath_stream(d, DP_MEMORY, start, bytes);
-    return ecc_end > mem_end ? ecc_end : mem_end;
+    sim_time_t e_end = datapath_stream(d, e, start, bytes), mem_end = datapath_stream(d, DP_MEMORY, start, bytes);
+    return e_end > mem_end ? e_end : mem_end;
 }
 
 #endif

@@ -61,7 +61,7 @@ static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, ui
     power_deposit(fl->power, (double)bytes * fl->power->bus_j_per_byte);
     sim_time_t *free_at = &fl->channel_free[die / fl->p->dies_per_channel];
     sim_time_t start = max_time(ready, *free_at);
-    sim_time_t engines = datapath_flash(fl->dp, ecc, start, (uint64_t)units * fl->p->unit);
+    sim_time_t engines = datapath_pass(fl->dp, ecc, start, (uint64_t)units * fl->p->unit);
     sim_time_t end = max_time(start + params_bus_time(fl->p, bytes), engines);
     *free_at = end;
     return end;

@@ -94,7 +94,7 @@ void hil_move_in(void *ctx, ssdlab_request *r)
 {
     hil *h = ctx;
     sim_time_t now = sim_now(h->s);
-    sim_time_t in = max_time(h->protocol->data_in(&h->link, now, r->bytes), datapath_host(h->dp, DP_DMA_IN, now, r->bytes));
+    sim_time_t in = max_time(h->protocol->data_in(&h->link, now, r->bytes), datapath_pass(h->dp, DP_DMA_IN, now, r->bytes));
     sim_schedule_at(h->s, in, h->on_data_in, r, 0);
 }
 
@@ -115,7 +115,7 @@ void hil_buffer_done(void *ctx, ssdlab_request *r)
         done_at(h, r, now);
         return;
     }
-    sim_time_t out = max_time(h->protocol->read_done(&h->link, now, r->bytes), datapath_host(h->dp, DP_DMA_OUT, now, r->bytes));
+    sim_time_t out = max_time(h->protocol->read_done(&h->link, now, r->bytes), datapath_pass(h->dp, DP_DMA_OUT, now, r->bytes));
     sim_schedule_at(h->s, out, h->on_complete, r, 0);
 }
 

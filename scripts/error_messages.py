@@ -28,7 +28,7 @@ CALLS = {
     'add_error': r'\badd_error\(\s*[^,]+,',
     'problem': r'\bproblem\(\s*[^,]+,[^,]+,[^,]+,',
     'where': r'\bwhere_error\(\s*[^,]+,[^,]+,[^,]+,\s*(?=")',
-    'bad': r'\bbad\(\s*[^,]+,',
+    'bad': r'\b(?:reader_)?bad\(\s*[^,]+,',
 }
 # Output on stderr that is not an error: progress lines and notes.
 NOT_ERRORS = ('engine/cli/progress.c',)
@@ -98,7 +98,7 @@ def normalise(text, printf=True):
     t = re.sub(r'<[^<>]+>', '…', t)  # docs write placeholders as <name>
     t = t.replace("Try 'ssdlab --help'.", '')
     t = re.sub(r"^ssdlab( [a-z-]+| …)*: ", '', t.strip())
-    t = re.sub(r"^(…:…:…|…:…|…:0:0|…:1|…|--set '…'): (?=key |[a-z'(])", '', t)
+    t = re.sub(r"^(…:…:…|…:…|…:record …|…:0:0|…:1|…|--set '…'): (?=key |[a-z'(])", '', t)
     return re.sub(r'\s+', ' ', t).strip()
 
 

@@ -12,6 +12,9 @@
 #include <math.h>
 
 enum { MAX_DEVICES = 1024 };
+/* The per-device footprints' bitmaps, together, stop growing here (the
+ * devices past it are left uncounted); the whole trace's has its own. */
+#define DEVICE_FOOTPRINTS_BYTES (UINT64_C(256) << 20)
 const double trace_stats_quantiles[3] = {0.5, 0.9, 0.99};
 
 /* Bins 2 % wide from lo to hi: quantiles of gaps, whatever their scale,
@@ -97,6 +100,19 @@ static void count_device(trace_device *d, const trace_record *r)
     if (r->offset + r->bytes > d->max_end) d->max_end = r->offset + r->bytes;
 }
 
+/* Marks a request on its device's footprint, within the shared budget. */
+static void mark_device(footprint *f, uint64_t *budget_used, const trace_record *r)
+{
+    uint64_t before = f->nwords;
+    footprint_mark(f, r->offset, r->bytes);
+    *budget_used += (f->nwords - before) * sizeof *f->words;
+    if (*budget_used > DEVICE_FOOTPRINTS_BYTES && !f->overflow) {
+        *budget_used -= f->nwords * sizeof *f->words;
+        footprint_free(f);
+        f->overflow = true;
+    }
+}
+
 static int size_bucket(uint32_t bytes)
 {
     int b = 0;
@@ -118,9 +134,11 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     gsl_histogram *size_h = size_histogram(), *gap_h = log_histogram(1e-9, 1e8);
     pace pc = {0};
     footprint pages = {0};
+    footprint *device_pages = calloc(STATS_DEVICES, sizeof *device_pages);
+    uint64_t device_bytes = 0;
     trace_record r;
     sim_time_t last_time = 0;
-    int rc = next_offset && next_of_op && seen && slot && gaps && size_h && gap_h ? 1 : -2;
+    int rc = next_offset && next_of_op && seen && slot && gaps && size_h && gap_h && device_pages ? 1 : -2;
     while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
         s->requests++;
         s->count[r.op]++;
@@ -139,7 +157,10 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
             s->devices++;
         }
         seen[dev] = true;
-        if (slot[dev] >= 0) count_device(&s->device[slot[dev]], &r);
+        if (slot[dev] >= 0) {
+            count_device(&s->device[slot[dev]], &r);
+            mark_device(&device_pages[slot[dev]], &device_bytes, &r);
+        }
         next_offset[dev] = r.offset + r.bytes;
         if (r.offset + r.bytes > s->max_end) s->max_end = r.offset + r.bytes;
         if (s->requests == 1 || r.offset < s->min_offset) s->min_offset = r.offset;
@@ -160,6 +181,14 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     s->interarrival_mean_s = gsl_rstat_n(gaps) ? gsl_rstat_mean(gaps) : 0;
     s->interarrival_sd_s = gsl_rstat_n(gaps) > 1 ? gsl_rstat_sd(gaps) : 0;
     s->footprint_pages = pages.overflow ? UINT64_MAX : pages.set;
+    for (uint32_t i = 0; device_pages && i < s->devices && i < STATS_DEVICES; i++) {
+        s->device[i].footprint_pages = device_pages[i].overflow ? UINT64_MAX : device_pages[i].set;
+        footprint_free(&device_pages[i]);
+    }
+    free(device_pages);
+    const char *kind;
+    s->skipped = trace_skipped(t, &kind);
+    snprintf(s->skipped_kind, sizeof s->skipped_kind, "%s", kind);
     if (size_h) size_quantiles(size_h, s->size_pct);
     if (gap_h) gap_quantiles(gap_h, s->gap_pct);
     footprint_free(&pages);

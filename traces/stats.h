@@ -17,6 +17,7 @@ typedef struct trace_device {
     uint32_t id;
     uint64_t requests, count[3], bytes[3];
     uint64_t min_offset, max_end;
+    uint64_t footprint_pages; /* distinct 4 KiB pages; UINT64_MAX when not counted (range or memory) */
 } trace_device;
 
 typedef struct trace_stats {
@@ -38,6 +39,8 @@ typedef struct trace_stats {
     double idle_s;       /* their total */
     uint64_t busiest_requests; /* requests in the trace's busiest second (from its first record) */
     double busiest_at_s; /* when that second starts */
+    uint64_t skipped;    /* records read but not replayed (flushes, non-data commands) */
+    char skipped_kind[64]; /* what they were */
 } trace_stats;
 
 extern const double trace_stats_quantiles[3]; /* 0.5, 0.9, 0.99 */

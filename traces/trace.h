@@ -1,6 +1,8 @@
 /* Block I/O traces: one streaming reader for each format researchers
  * bring (MSR Cambridge, FIU, UMass/SPC, blkparse, DiskSim/MQSim ASCII, fio
- * iolog v2 and v3) and ssdlab's own binary format. Records come one at a
+ * iolog v2 and v3, Alibaba, Tencent CBS, VMware vscsi, HP Labs SRT, WPA
+ * Disk Usage exports, any CSV through a column map) and ssdlab's own
+ * binary format. Records come one at a
  * time in constant memory; a bad line stops the reader with
  * "FILE:LINE: <problem>; expected <what>". */
 #ifndef SSDLAB_TRACE_H
@@ -33,6 +35,9 @@ typedef enum trace_format {
     TRACE_ALIBABA,  /* device_id,opcode,offset,length,timestamp (R/W, bytes, microseconds) */
     TRACE_TENCENT,  /* timestamp,offset,size,type,volume (seconds, 512 B sectors, 0 read / 1 write) */
     TRACE_VSCSI,    /* VMware vscsi binary, record version 1 (32 B) or 2 (40 B), as libCacheSim reads it */
+    TRACE_HPL,      /* HP Labs SRT binary, as DiskSim's HPL reader reads it */
+    TRACE_WPA,      /* Windows Performance Analyzer "Disk Usage" table exported as CSV */
+    TRACE_COLUMNS,  /* any CSV/TSV, laid out by a column map (trace_options.columns) */
     TRACE_FORMATS
 } trace_format;
 
@@ -40,6 +45,8 @@ typedef struct trace_options {
     trace_format format;
     double disksim_time_unit_ns; /* DiskSim/MQSim time unit; 0 means 1 ms (DiskSim's) */
     char blkparse_event;         /* 'Q' (default) or 'D' */
+    const char *columns;         /* the column map of the columns format ("time=1:us,op=2:R/W,..."), or NULL;
+                                  * read when the reader opens */
 } trace_options;
 
 typedef struct trace_reader trace_reader;
@@ -57,6 +64,9 @@ const char *trace_error(const trace_reader *t);
 /* Where the last record came from: "FILE:LINE" (text) or "FILE:record N" (binary). */
 const char *trace_where(trace_reader *t);
 trace_format trace_format_of(const trace_reader *t);
+/* Records read but not replayed (flushes, suspect or non-data commands),
+ * and what they were ("" when none). */
+uint64_t trace_skipped(const trace_reader *t, const char **what);
 const char *trace_format_name(trace_format f);
 /* TRACE_FORMATS when the name is unknown. */
 trace_format trace_format_parse(const char *name);

@@ -23,6 +23,8 @@ static const char help[] =
     "      --requests       also record every request in the result (/requests)\n"
     "      --no-progress    no progress line (it shows only when stderr is a terminal)\n"
     "      --time-unit U    a DiskSim/MQSim trace's time unit (workload.trace_time_unit): ns, us, ms\n"
+    "      --columns MAP    a CSV/TSV trace's column map (workload.trace_columns), e.g.\n"
+    "                       time=1:us,op=2:R/W,offset=3:sector,size=4:B (docs/traces.md)\n"
     "  -h, --help           this help\n";
 
 /* -o DIR: a name from the drive, the workload and the seed, so runs of a
@@ -64,8 +66,8 @@ static int parse_run_options(int argc, char **argv, cli_config_args *args, run_o
         CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
         {"output", required_argument, NULL, 'o'}, {"requests", no_argument, NULL, OPT_REQUESTS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    static char time_unit[128]; /* --time-unit U: the --set it stands for, alive while args is */
+        {"columns", required_argument, NULL, OPT_COLUMNS}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static char time_unit[128], columns[600]; /* --time-unit, --columns: the --set each stands for, alive while args is */
     *o = (run_options){.progress = true};
     int opt;
     while ((opt = getopt_long(argc, argv, "d:c:w:o:h", opts, NULL)) != -1) {
@@ -78,6 +80,9 @@ static int parse_run_options(int argc, char **argv, cli_config_args *args, run_o
         else if (opt == OPT_TIME_UNIT) {
             snprintf(time_unit, sizeof time_unit, "workload.trace_time_unit=%s", optarg);
             cli_config_option(args, OPT_SET, time_unit);
+        } else if (opt == OPT_COLUMNS) {
+            snprintf(columns, sizeof columns, "workload.trace_columns=%s", optarg);
+            cli_config_option(args, OPT_SET, columns);
         }
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("run", "bad option");

@@ -21,8 +21,10 @@ static const char help[] =
     "duration. convert writes ssdlab's binary trace format, which replays fastest.\n"
     "Inputs may be compressed with gzip, bzip2, xz or zstd.\n\n"
     "Options:\n"
-    "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi\n"
-    "                        (default: guess from the first line)\n"
+    "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi,\n"
+    "                        hpl, wpa, columns (default: guess from the first bytes or line)\n"
+    "      --columns MAP     any CSV/TSV, laid out by a column map, e.g.\n"
+    "                        time=1:us,op=2:R/W,offset=3:sector,size=4:B,device=5 (docs/traces.md)\n"
     "      --time-unit U     disksim/MQSim timestamps' unit: ns, us, ms or any time such as 100ns\n"
     "                        (default ms, DiskSim's; MQSim's traces are in ns)\n"
     "      --event E         blkparse: Q (queue, default) or D (dispatch)\n"
@@ -39,6 +41,7 @@ static int parse_options(int argc, char **argv, trace_options *o, bool *json)
                                          {"json", no_argument, NULL, OPT_JSON},
                                          {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
                                          {"event", required_argument, NULL, OPT_EVENT},
+                                         {"columns", required_argument, NULL, OPT_COLUMNS},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     *o = (trace_options){.format = TRACE_AUTO};
@@ -48,8 +51,9 @@ static int parse_options(int argc, char **argv, trace_options *o, bool *json)
         case 'f':
             o->format = trace_format_parse(optarg);
             if (o->format == TRACE_FORMATS)
-                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent or vscsi", optarg);
+                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi, hpl, wpa or columns", optarg);
             break;
+        case OPT_COLUMNS: o->columns = optarg; break;
         case OPT_TIME_UNIT: {
             uint64_t ns;
             char why[160], expected[200];
@@ -81,11 +85,13 @@ static void print_devices(const trace_stats *s)
     for (uint32_t i = 0; i < s->devices && i < STATS_DEVICES && s->devices > 1; i++) {
         const trace_device *d = &s->device[i];
         printf("    device %-10u %llu requests (%llu reads, %llu writes, %llu trims), %.2f MiB read, %.2f MiB written, "
-               "addresses %llu .. %llu B\n",
+               "addresses %llu .. %llu B, ",
                d->id, (unsigned long long)d->requests, (unsigned long long)d->count[TRACE_READ],
                (unsigned long long)d->count[TRACE_WRITE], (unsigned long long)d->count[TRACE_TRIM],
                (double)d->bytes[TRACE_READ] / 1048576.0, (double)d->bytes[TRACE_WRITE] / 1048576.0,
                (unsigned long long)d->min_offset, (unsigned long long)d->max_end);
+        if (d->footprint_pages == UINT64_MAX) printf("footprint not counted\n");
+        else printf("footprint %llu pages of 4 KiB\n", (unsigned long long)d->footprint_pages);
     }
     if (s->devices > STATS_DEVICES) printf("    (and %u devices more)\n", s->devices - STATS_DEVICES);
 }
@@ -113,6 +119,7 @@ static void print_text(const char *path, const trace_stats *s)
     if (s->footprint_pages == UINT64_MAX) printf("  footprint           (address range above 2 TiB: not counted)\n");
     else printf("  footprint           %llu pages of 4 KiB (%.3f GiB)\n", (unsigned long long)s->footprint_pages,
                 (double)s->footprint_pages * 4096 / 1073741824.0);
+    if (s->skipped) printf("  skipped             %llu records (%s)\n", (unsigned long long)s->skipped, s->skipped_kind);
     printf("  duration            %.6f s\n", s->duration_s);
     printf("  inter-arrival       mean %.6g s, sd %.6g s; p50 %.3g s, p90 %.3g s, p99 %.3g s\n", s->interarrival_mean_s,
            s->interarrival_sd_s, s->gap_pct[0], s->gap_pct[1], s->gap_pct[2]);
@@ -160,13 +167,17 @@ static void print_json(const char *path, const trace_stats *s)
     for (uint32_t i = 0; i < s->devices && i < STATS_DEVICES; i++) {
         const trace_device *d = &s->device[i];
         printf("%s{\"id\": %u, \"requests\": %llu, \"reads\": %llu, \"writes\": %llu, \"trims\": %llu, \"bytes_read\": %llu, "
-               "\"bytes_written\": %llu, \"min_offset\": %llu, \"max_end\": %llu}",
+               "\"bytes_written\": %llu, \"min_offset\": %llu, \"max_end\": %llu, \"footprint_pages\": ",
                i ? ", " : "", d->id, (unsigned long long)d->requests, (unsigned long long)d->count[TRACE_READ],
                (unsigned long long)d->count[TRACE_WRITE], (unsigned long long)d->count[TRACE_TRIM],
                (unsigned long long)d->bytes[TRACE_READ], (unsigned long long)d->bytes[TRACE_WRITE],
                (unsigned long long)d->min_offset, (unsigned long long)d->max_end);
+        if (d->footprint_pages == UINT64_MAX) printf("null}");
+        else printf("%llu}", (unsigned long long)d->footprint_pages);
     }
-    printf("], \"device_count\": %u}\n", s->devices);
+    printf("], \"device_count\": %u, \"skipped\": {\"records\": %llu, \"what\": ", s->devices, (unsigned long long)s->skipped);
+    json_string(s->skipped_kind);
+    printf("}}\n");
 }
 
 static int trace_stats_cmd(int argc, char **argv)

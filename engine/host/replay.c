@@ -40,6 +40,7 @@ struct replay {
     ssd *d;
     trace_reader *t;
     char path[PATH_MAX];
+    char columns[512]; /* workload.trace_columns */
     trace_options opt;
     const pcmark8_app *app; /* a PCMark-like trace made in memory, or NULL */
     uint64_t app_seed;
@@ -432,9 +433,13 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
     const char *path = cfg_str(c, "workload.trace");
     if (strlen(path) >= sizeof p->path) return snprintf(err, errlen, "key 'workload.trace': the path is too long"), -1;
     snprintf(p->path, sizeof p->path, "%s", path);
+    const char *columns = cfg_str(c, "workload.trace_columns");
+    if (strlen(columns) >= sizeof p->columns) return snprintf(err, errlen, "key 'workload.trace_columns': longer than 511 characters"), -1;
+    snprintf(p->columns, sizeof p->columns, "%s", columns);
     p->opt = (trace_options){.format = trace_format_parse(cfg_str(c, "workload.trace_format")),
                              .disksim_time_unit_ns = (double)cfg_uint(c, "workload.trace_time_unit"),
-                             .blkparse_event = cfg_str(c, "workload.blkparse_event")[0]};
+                             .blkparse_event = cfg_str(c, "workload.blkparse_event")[0],
+                             .columns = p->columns};
     /* scaling needs the trace's extent, a layout its devices: one
      * streaming pass first, unless one device is picked and addresses
      * are not scaled */

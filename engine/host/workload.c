@@ -55,8 +55,11 @@ const cfg_key workload_config_keys[] = {
     {"workload.pcmark8_seed", CFG_UINT, NULL, "1", NULL, NULL, NULL,
      "PCMark-like source: the trace's own seed (as 'ssdlab trace gen pcmark8 --seed'), apart from sim.seed so that every drive replays the same trace."},
     {"workload.trace", CFG_PATH, NULL, "none", NULL, NULL, NULL, "Trace file to replay (plain or gzip/bzip2/xz/zstd), relative to the file that names it."},
-    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary|alibaba|tencent|vscsi",
-     "Format of workload.trace; auto guesses from its first line."},
+    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary|alibaba|tencent|vscsi|hpl|wpa|columns",
+     "Format of workload.trace; auto guesses from its first bytes or line (columns when workload.trace_columns is set)."},
+    {"workload.trace_columns", CFG_STRING, NULL, "", NULL, NULL, NULL,
+     "Column map of a CSV/TSV trace in no known format (docs/traces.md), e.g. 'time=1:us,op=2:R/W,offset=3:sector,size=4:B,device=5'; "
+     "sets workload.trace_format=columns."},
     {"workload.trace_time_unit", CFG_TIME, "ns", "1ms", "1ns", "1s", NULL, "Time unit of DiskSim/MQSim ASCII traces (DiskSim: ms; MQSim: ns)."},
     {"workload.blkparse_event", CFG_ENUM, NULL, "Q", NULL, NULL, "Q|D", "blkparse traces: replay queue (Q) or dispatch (D) events."},
     {"workload.replay", CFG_ENUM, NULL, "timed", NULL, NULL, "timed|afap",
@@ -226,7 +229,7 @@ static const char *first_set(const cfg *c, const char *const *keys, size_t n, ch
  * are an error, not ignored. */
 static int refuse_trace_keys(const cfg *c, char *err, size_t errlen)
 {
-    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop"};
+    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop", "workload.trace_columns"};
     char origin[64];
     const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
     if (!k) return 0;

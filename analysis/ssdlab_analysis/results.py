@@ -9,6 +9,26 @@ def _text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+def _uniform(ts, interval_s):
+    """The time series with one row per interval: a row that merges idle
+    intervals (start_s to end_s, several intervals long) is repeated, one
+    row per interval it covers, as plots and figures count intervals."""
+    if interval_s <= 0 or "start_s" not in (ts.dtype.names or ()):
+        return ts
+    length = ts["end_s"] - ts["start_s"]
+    pieces = np.maximum(1, np.ceil(length / interval_s - 1e-6).astype(np.int64))
+    if (pieces == 1).all():
+        return ts
+    out = np.repeat(ts, pieces)
+    first = np.repeat(np.cumsum(pieces) - pieces, pieces)
+    j = np.arange(len(out)) - first
+    merged = np.repeat(pieces > 1, pieces)
+    start = out["start_s"] + j * interval_s
+    out["start_s"] = np.where(merged, start, out["start_s"])
+    out["end_s"] = np.where(merged, np.minimum(start + interval_s, out["end_s"]), out["end_s"])
+    return out
+
+
 class Result:
     """A result file's meta data, configuration, summary, time series and
     histograms. Configuration values are looked up with param(key, phase)."""
@@ -28,7 +48,8 @@ class Result:
             for r in f["meta/phase_parameters"][:]:
                 self.phase_params.setdefault(int(r["phase"]), {})[_text(r["key"])] = (_text(r["value"]), float(r["number"]))
             self.summary = f["summary"][:]
-            self.timeseries = f["timeseries"][:]
+            self.timeseries_stored = f["timeseries"][:]
+            self.timeseries = _uniform(self.timeseries_stored, self.params.get("metrics.interval", ("", 0))[1] * 1e-9)
             self.bin_edges_ns = f["histograms/bin_edges_ns"][:]
             self.read_counts = f["histograms/read_counts"][:]
             self.write_counts = f["histograms/write_counts"][:]

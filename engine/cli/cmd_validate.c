@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "figures.h"
 #include "results.h"
+#include "results_types.h"
 #include "runner.h"
 #include "validation.h"
 
@@ -93,6 +94,24 @@ static void print_row(const target *g, double value, const char *why, int *passe
     *failed += !ok;
 }
 
+/* The time series of a result, one row per metrics.interval. */
+static int read_uniform_series(const char *path, ssd_interval **rows, size_t *count)
+{
+    parameter_row *params;
+    size_t nparams;
+    double interval_s = 0;
+    if (results_read_parameters(path, &params, &nparams)) return -1;
+    for (size_t i = 0; i < nparams; i++)
+        if (!strcmp(params[i].key, "metrics.interval")) interval_s = params[i].number * 1e-9;
+    free(params);
+    ssd_interval *stored;
+    size_t n;
+    if (results_read_timeseries(path, &stored, &n)) return -1;
+    *rows = figure_uniform_series(stored, n, interval_s, count);
+    free(stored);
+    return *rows ? 0 : -1;
+}
+
 /* Computes and prints every figure of one drive from DIR/TEST.h5. */
 static void check_drive(const target_list *t, const char *drive, const char *dir, int *passed, int *failed)
 {
@@ -112,7 +131,7 @@ static void check_drive(const target_list *t, const char *drive, const char *dir
             char path[4200], status[32];
             snprintf(path, sizeof path, "%s/%s.h5", dir, g->test);
             l->ok = !results_read_summary(path, &l->phases, &l->in.phase_count, status, sizeof status) &&
-                    !results_read_timeseries(path, &l->series, &l->in.series_count) && !strcmp(status, "complete");
+                    !read_uniform_series(path, &l->series, &l->in.series_count) && !strcmp(status, "complete");
             l->in.phases = l->phases;
             l->in.series = l->series;
         }

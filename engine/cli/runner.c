@@ -26,7 +26,7 @@ typedef struct run_outputs {
 
 static void csv_row(FILE *fp, const ssd_interval *r)
 {
-    fprintf(fp, "%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%llu,%.6g,%llu,%llu,%.6g\n", r->end_s, r->iops, r->mib_per_s,
+    fprintf(fp, "%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%llu,%.6g,%llu,%llu,%.6g\n", r->start_s, r->end_s, r->iops, r->mib_per_s,
             r->read_mib_per_s, r->write_mib_per_s, r->mean_latency_us, r->p99_latency_us, r->read_mean_latency_us,
             r->write_mean_latency_us, r->host_gib_written, r->flash_gib_written, (unsigned long long)r->free_blocks, r->slc_gib, (unsigned long long)r->erases, (unsigned long long)r->gc_units,
             r->temperature_c);
@@ -52,7 +52,7 @@ static int open_csv(run_outputs *o, const char *path)
         return EXIT_FAILED;
     }
     o->csv_open = true;
-    fprintf(o->csv.fp, "end_s,iops,mib_per_s,read_mib_per_s,write_mib_per_s,mean_latency_us,p99_latency_us,read_mean_latency_us,"
+    fprintf(o->csv.fp, "start_s,end_s,iops,mib_per_s,read_mib_per_s,write_mib_per_s,mean_latency_us,p99_latency_us,read_mean_latency_us,"
                        "write_mean_latency_us,host_gib_written,"
                        "flash_gib_written,free_blocks,slc_gib,erases,gc_units,temperature_c\n");
     return EXIT_OK;

@@ -169,6 +169,37 @@ static double extreme_iops(const span *all, bool highest)
     return v;
 }
 
+static size_t pieces_of(const ssd_interval *r, int64_t interval_ns)
+{
+    int64_t length = llround((r->end_s - r->start_s) * 1e9);
+    return interval_ns > 0 && length > interval_ns ? (size_t)((length + interval_ns - 1) / interval_ns) : 1;
+}
+
+ssd_interval *figure_uniform_series(const ssd_interval *rows, size_t n, double interval_s, size_t *out)
+{
+    int64_t interval_ns = llround(interval_s * 1e9);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += pieces_of(&rows[i], interval_ns);
+    ssd_interval *u = malloc((total ? total : 1) * sizeof *u);
+    if (!u) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t pieces = pieces_of(&rows[i], interval_ns);
+        /* times in whole ns, as the drive computed them, so that the
+         * pieces' ends are the ends the unmerged rows had */
+        int64_t start = llround(rows[i].start_s * 1e9), end = llround(rows[i].end_s * 1e9);
+        for (size_t j = 0; j < pieces; j++, k++) {
+            u[k] = rows[i];
+            if (pieces == 1) continue;
+            int64_t piece_end = j + 1 == pieces ? end : start + (int64_t)(j + 1) * interval_ns;
+            u[k].start_s = (double)(start + (int64_t)j * interval_ns) * 1e-9;
+            u[k].end_s = (double)piece_end * 1e-9;
+        }
+    }
+    *out = total;
+    return u;
+}
+
 const char *const figure_names[] = {"mib_s",          "read_mib_s",        "write_mib_s",         "iops",
                                     "read_lat_us",    "full_speed_gib",    "cache_mib_s",         "after_cliff_mib_s",
                                     "after_cliff_60s_mib_s", "cliff_drop", "written_gib",         "floor_mib_s",

@@ -18,6 +18,12 @@ typedef struct figure_input {
     size_t series_count;
 } figure_input;
 
+/* The figures count intervals: idle rows merged over several intervals
+ * (docs/results-format.md) become one row per interval of interval_s
+ * again, each with the merged row's values. Returns the rows (allocated),
+ * or NULL when memory runs out. */
+ssd_interval *figure_uniform_series(const ssd_interval *rows, size_t n, double interval_s, size_t *out);
+
 /* The names figure_compute knows, NULL-terminated (and the choices of the
  * key target.figure). */
 extern const char *const figure_names[];

@@ -54,13 +54,14 @@ hid_t results_summary_type(void)
 
 /* Rows go to the file byte for byte: a padding byte would carry whatever
  * the stack held, and the same run would not give the same file. */
-_Static_assert(sizeof(ssd_interval) == 16 * 8, "ssd_interval must have no padding");
+_Static_assert(sizeof(ssd_interval) == 17 * 8, "ssd_interval must have no padding");
 _Static_assert(sizeof(phase_summary) == 64 + 16 + 8 * (6 + 2 + 14 + 1 + 6 + 4 + 3 + 3), "phase_summary must have no padding");
 
 hid_t results_interval_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(ssd_interval));
 #define F(field, type) H5Tinsert(t, #field, HOFFSET(ssd_interval, field), type)
+    F(start_s, H5T_NATIVE_DOUBLE);
     F(end_s, H5T_NATIVE_DOUBLE);
     F(iops, H5T_NATIVE_DOUBLE);
     F(mib_per_s, H5T_NATIVE_DOUBLE);

@@ -99,6 +99,8 @@ static void make_room(metrics *m)
 
 static void start_interval(metrics *m, uint64_t gc_units)
 {
+    m->iv_flash0 = flash_units_written(m);
+    m->iv_host0 = m->host_bytes_written;
     gsl_histogram_reset(m->iv_latency);
     m->iv_requests = m->iv_bytes = 0;
     memset(m->iv_op_bytes, 0, sizeof m->iv_op_bytes);
@@ -109,11 +111,48 @@ static void start_interval(metrics *m, uint64_t gc_units)
     m->iv_gc_units0 = gc_units;
 }
 
+static void emit(metrics *m, const ssd_interval *row)
+{
+    make_room(m);
+    if (m->observe.interval) m->observe.interval(m->observe.ctx, row);
+    else m->rows[m->row_count++] = *row;
+}
+
+/* Nothing happened in the interval: no request completed, nothing was
+ * written to flash or erased. */
+static bool interval_idle(const metrics *m, uint64_t gc_units)
+{
+    return !m->iv_requests && m->f->erases == m->iv_erases0 && gc_units == m->iv_gc_units0 &&
+           flash_units_written(m) == m->iv_flash0 && m->host_bytes_written == m->iv_host0;
+}
+
+void metrics_flush(metrics *m)
+{
+    if (m->idle_pending) emit(m, &m->idle_row);
+    m->idle_pending = false;
+}
+
+/* Idle intervals in a row become one row from the first one's start to
+ * the last one's end, so a long quiet trace costs rows only where
+ * something happened; the drive's state (free blocks, SLC, written) is
+ * the same all along it, and the temperature is the last one's. */
+static void hold_idle(metrics *m, const ssd_interval *row)
+{
+    ssd_interval *held = &m->idle_row;
+    if (m->idle_pending && held->end_s == row->start_s && held->free_blocks == row->free_blocks && held->slc_gib == row->slc_gib) {
+        held->end_s = row->end_s;
+        held->temperature_c = row->temperature_c;
+        return;
+    }
+    metrics_flush(m);
+    *held = *row;
+    m->idle_pending = true;
+}
+
 /* Closes the interval ending at `end` (which may be shorter than a full
  * interval when the run stops inside it). */
 void metrics_close_interval(metrics *m, sim_time_t end, sim_time_t length)
 {
-    make_room(m);
     double secs = (double)length * 1e-9;
     uint32_t free_blocks = 0, slc_blocks = 0;
     for (uint32_t die = 0; die < m->p->dies; die++) {
@@ -124,6 +163,7 @@ void metrics_close_interval(metrics *m, sim_time_t end, sim_time_t length)
     double mib_per_s = secs > 0 ? 1.0 / secs / 1048576.0 : 0;
     uint64_t gc_units = m->f->units_written[STREAM_GC];
     ssd_interval row = {
+        .start_s = (double)(end - length) * 1e-9,
         .end_s = (double)end * 1e-9,
         .iops = secs > 0 ? (double)m->iv_requests / secs : 0,
         .mib_per_s = (double)m->iv_bytes * mib_per_s,
@@ -143,8 +183,12 @@ void metrics_close_interval(metrics *m, sim_time_t end, sim_time_t length)
         .gc_units = gc_units - m->iv_gc_units0,
         .temperature_c = power_temperature(m->power, end),
     };
-    if (m->observe.interval) m->observe.interval(m->observe.ctx, &row);
-    else m->rows[m->row_count++] = row;
+    if (interval_idle(m, gc_units)) {
+        hold_idle(m, &row);
+    } else {
+        metrics_flush(m);
+        emit(m, &row);
+    }
     start_interval(m, gc_units);
 }
 

@@ -51,7 +51,9 @@ typedef struct metrics {
     sim_time_t interval, interval_end;
     gsl_histogram *iv_latency; /* latencies of the current interval, in the same bins */
     gsl_histogram_pdf *pdf;    /* scratch for quantiles, allocated once */
-    uint64_t iv_requests, iv_bytes, iv_op_bytes[2], iv_op_requests[2], iv_erases0, iv_gc_units0;
+    uint64_t iv_requests, iv_bytes, iv_op_bytes[2], iv_op_requests[2], iv_erases0, iv_gc_units0, iv_flash0, iv_host0;
+    ssd_interval idle_row; /* idle intervals so far, merged into one row not yet given out */
+    bool idle_pending;
     uint64_t timed_units0[STREAM_COUNT]; /* units written before time 0 (preconditioning) */
     uint64_t host_bytes_written;         /* bytes of host writes completed since time 0 */
     double iv_latency_sum, iv_op_latency_sum[2];
@@ -70,6 +72,8 @@ void metrics_completed(void *ctx, const ssdlab_request *r);
 /* Closes the interval ending at `end`, `length` long (shorter when the run
  * stops inside it). */
 void metrics_close_interval(metrics *m, sim_time_t end, sim_time_t length);
+/* Gives out the idle row held back (at the end of a phase or run). */
+void metrics_flush(metrics *m);
 /* Closes the intervals that ended by now (the flash layer's watch). */
 void metrics_catch_up(void *ctx);
 /* The latency below which a fraction q of completed requests of op fell. */

@@ -9,9 +9,11 @@
 #include "ssdlab.h"
 
 /* One row of the time series: what happened in one interval of simulated
- * time (metrics.interval), and the drive's state at its end. */
+ * time (metrics.interval), and the drive's state at its end. Idle
+ * intervals in a row (nothing completed, written or erased) are one row
+ * from the first one's start to the last one's end. */
 typedef struct ssd_interval {
-    double end_s;
+    double start_s, end_s;
     double iops, mib_per_s;
     double read_mib_per_s, write_mib_per_s;
     double mean_latency_us, p99_latency_us;

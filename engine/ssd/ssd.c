@@ -267,13 +267,15 @@ void ssd_close_interval(ssd *d)
     if (!m->interval) return;
     sim_time_t now = sim_now(d->s), start = m->interval_end - m->interval;
     if (now > start) metrics_close_interval(m, now, now - start);
+    metrics_flush(m);
     m->interval_end = now + m->interval;
 }
 
 void ssd_observe(ssd *d, const ssd_observers *o) { d->m.observe = *o; }
 
-const ssd_interval *ssd_intervals(const ssd *d, size_t *count)
+const ssd_interval *ssd_intervals(ssd *d, size_t *count)
 {
+    metrics_flush(&d->m);
     *count = d->m.row_count;
     return d->m.rows;
 }

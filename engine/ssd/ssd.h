@@ -49,7 +49,7 @@ double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q);
 void ssd_reset_stats(ssd *d);
 /* The time series so far (the interval under way is not included until
  * ssd_close_interval). */
-const ssd_interval *ssd_intervals(const ssd *d, size_t *count);
+const ssd_interval *ssd_intervals(ssd *d, size_t *count);
 void ssd_close_interval(ssd *d);
 void ssd_observe(ssd *d, const ssd_observers *o);
 /* Closes the intervals that ended by now, as completions do, and says when

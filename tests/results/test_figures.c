@@ -243,3 +243,24 @@ Test(validation, bundled_targets_name_real_presets_tests_and_phases)
     }
     targets_free(&t);
 }
+
+/* A row that merges idle intervals (2 s to 5.5 s at 1 s intervals: three
+ * whole ones and a half) becomes one row per interval again, with the ends
+ * the unmerged rows had; the others stay as they are. */
+Test(figures, merged_idle_rows_spread_back)
+{
+    ssd_interval rows[3] = {{.start_s = 1, .end_s = 2, .iops = 10, .free_blocks = 7},
+                            {.start_s = 2, .end_s = 5.5, .free_blocks = 7, .slc_gib = 1.5},
+                            {.start_s = 5.5, .end_s = 6.5, .iops = 20}};
+    size_t n;
+    ssd_interval *u = figure_uniform_series(rows, 3, 1.0, &n);
+    cr_assert_eq(n, 6);
+    static const double ends[6] = {2, 3, 4, 5, 5.5, 6.5};
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(u[i].end_s, ends[i], "row %zu: %g", i, u[i].end_s);
+        if (i) cr_assert_eq(u[i].start_s, u[i - 1].end_s, "row %zu", i);
+    }
+    for (size_t i = 1; i <= 4; i++) cr_assert(u[i].iops == 0 && u[i].free_blocks == 7 && u[i].slc_gib == 1.5);
+    cr_assert_eq(u[5].iops, 20);
+    free(u);
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "sim_config.h"
+#include "figures.h"
 #include "ssd.h"
 
 /* 4 dies x 64 blocks of 3 MiB (768 MiB of flash), NVMe link far faster than
@@ -198,8 +199,12 @@ Test(slc, time_series_shows_the_cliff)
     open_fill(&f, (const char *const[]){"slc.cache=static", "metrics.interval=10ms", NULL});
     write_mib(&f, 96);
     ssd_close_interval(f.d);
+    size_t stored;
+    const ssd_interval *kept = ssd_intervals(f.d, &stored);
+    /* the rows tile the run: idle intervals in a row are one row */
+    for (size_t i = 1; i < stored; i++) cr_assert_float_eq(kept[i].start_s, kept[i - 1].end_s, 1e-12, "row %zu", i);
     size_t n;
-    const ssd_interval *rows = ssd_intervals(f.d, &n);
+    ssd_interval *rows = figure_uniform_series(kept, stored, 0.01, &n);
     /* full 10 ms rows up to now, past the last completion: the drive goes
      * on folding its cache when the writes are done, and its rows show it */
     double last = (double)f.finish[f.done - 1] * 1e-9, now = (double)sim_now(f.s) * 1e-9;
@@ -219,5 +224,35 @@ Test(slc, time_series_shows_the_cliff)
     within(mib, 96, 0.001, "MiB accounted by the rows");
     within(rows[n - 1].host_gib_written * 1024, 96, 0.001, "host data written at the end");
     cr_assert_gt(rows[0].slc_gib, 0);
+    free(rows);
+    close_fill(&f);
+}
+
+/* Idle time costs no rows: after the writes and the folding they start,
+ * 2 s of idle at 10 ms intervals is one row, which stands for the 200
+ * intervals it covers, with the drive's state at its end. */
+Test(slc, idle_intervals_are_one_row)
+{
+    fill f;
+    open_fill(&f, (const char *const[]){"metrics.interval=10ms", NULL});
+    write_mib(&f, 16);
+    sim_time_t idle_from = sim_now(f.s), next;
+    for (ssd_metrics_tick(f.d, &next); sim_now(f.s) < idle_from + 2000000000; ssd_metrics_tick(f.d, &next)) {
+        sim_run(f.s, next);
+        sim_advance_to(f.s, next);
+    }
+    ssd_close_interval(f.d);
+    size_t n;
+    const ssd_interval *rows = ssd_intervals(f.d, &n);
+    const ssd_interval *last = &rows[n - 1];
+    cr_assert_lt(n, 60, "%zu rows for %.2f s", n, last->end_s);
+    cr_assert_gt(last->end_s - last->start_s, 1.5, "the idle row spans %.3f s", last->end_s - last->start_s);
+    cr_assert(last->iops == 0 && last->erases == 0 && last->gc_units == 0 && last->mib_per_s == 0);
+    cr_assert_float_eq(last->host_gib_written * 1024, 16, 1e-9);
+    for (size_t i = 1; i < n; i++) cr_assert_float_eq(rows[i].start_s, rows[i - 1].end_s, 1e-12, "row %zu", i);
+    size_t uniform;
+    ssd_interval *u = figure_uniform_series(rows, n, 0.01, &uniform);
+    cr_assert_float_eq((double)uniform, last->end_s / 0.01, 1.0, "%zu intervals", uniform);
+    free(u);
     close_fill(&f);
 }

@@ -145,7 +145,7 @@ static int next_vscsi(trace_reader *t, trace_record *r)
         r->offset = lbn * 512;
         r->bytes = (uint32_t)len;
         r->device = 0;
-        return reader_set_time(t, (double)ts, 1e3, r) < 0 ? -1 : 1;
+        return reader_set_ticks(t, ts, 1e3, r) < 0 ? -1 : 1;
     }
 }
 
@@ -204,7 +204,7 @@ static int next_hpl(trace_reader *t, trace_record *r)
         r->offset = sector * 512;
         r->device = (uint32_t)(devno >> 8 & 0xFF);
         if (reader_sized(t, bytes, r) < 0) return -1;
-        return reader_set_time(t, (double)sec * 1e6 + (double)usec, 1e3, r) < 0 ? -1 : 1;
+        return reader_set_ticks(t, sec * 1000000 + usec, 1e3, r) < 0 ? -1 : 1;
     }
 }
 

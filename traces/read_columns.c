@@ -294,6 +294,10 @@ static int parse_columns(trace_reader *t, char *line, trace_record *r)
     r->offset = offset * m->offset_unit;
     r->device = (uint32_t)device;
     if (reader_sized(t, size * m->size_unit, r) < 0) return -1;
+    /* stamps a double cannot hold exactly (MSR's FILETIME ticks) are
+     * taken as whole numbers, decided on the first record */
+    if (!t->have_base) m->whole_time = stamp >= 9007199254740992.0;
+    if (m->whole_time) return reader_set_ticks(t, stamp_whole, m->time_ns, r) < 0 ? -1 : 1;
     return reader_set_time(t, stamp, m->time_ns, r) < 0 ? -1 : 1;
 }
 

@@ -22,7 +22,7 @@ static int parse_msr(trace_reader *t, char *line, trace_record *r)
     r->offset = offset;
     r->device = (uint32_t)disk;
     if (reader_sized(t, size, r)) return -1;
-    return reader_set_time(t, (double)stamp, 100.0, r) < 0 ? -1 : 1; /* FILETIME ticks are 100 ns */
+    return reader_set_ticks(t, stamp, 100.0, r) < 0 ? -1 : 1; /* FILETIME ticks are 100 ns */
 }
 
 static int parse_umass(trace_reader *t, char *line, trace_record *r)
@@ -61,7 +61,7 @@ static int parse_alibaba(trace_reader *t, char *line, trace_record *r)
     r->offset = offset;
     r->device = (uint32_t)device;
     if (reader_sized(t, length, r)) return -1;
-    return reader_set_time(t, (double)stamp, 1e3, r) < 0 ? -1 : 1;
+    return reader_set_ticks(t, stamp, 1e3, r) < 0 ? -1 : 1;
 }
 
 /* Tencent's CBS block traces (2018): timestamp,offset,size,type,volume. */
@@ -79,7 +79,7 @@ static int parse_tencent(trace_reader *t, char *line, trace_record *r)
     r->offset = offset * 512;
     r->device = (uint32_t)volume;
     if (reader_sized(t, size * 512, r)) return -1;
-    return reader_set_time(t, (double)stamp, 1e9, r) < 0 ? -1 : 1;
+    return reader_set_ticks(t, stamp, 1e9, r) < 0 ? -1 : 1;
 }
 
 const trace_kind trace_kind_msr = {.name = "msr", .line = parse_msr};

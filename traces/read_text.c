@@ -23,7 +23,7 @@ static int parse_fiu(trace_reader *t, char *line, trace_record *r)
     r->offset = lba * 512;
     r->device = (uint32_t)(major * 256 + minor);
     if (reader_sized(t, size * 512, r)) return -1;
-    return reader_set_time(t, (double)stamp, 1.0, r) < 0 ? -1 : 1;
+    return reader_set_ticks(t, stamp, 1.0, r) < 0 ? -1 : 1;
 }
 
 static int parse_disksim(trace_reader *t, char *line, trace_record *r)
@@ -122,7 +122,7 @@ static int parse_fio(trace_reader *t, char *line, trace_record *r)
     if (at && !parse_u64(f[0], &ms)) return reader_bad(t, "the time is not a whole number", "milliseconds");
     r->offset = offset;
     r->device = fio_file(t, f[at]);
-    if (reader_sized(t, length, r) || reader_set_time(t, (double)ms, 1e6, r)) return -1;
+    if (reader_sized(t, length, r) || reader_set_ticks(t, ms, 1e6, r)) return -1;
     return 1;
 }
 

@@ -27,6 +27,7 @@ typedef struct column_map {
     char decimal;           /* '.' or ',' */
     char thousands;         /* the other one, or 0 */
     int header_lines;       /* lines to skip before the first record; -1: skip one if it is not data */
+    bool whole_time;        /* times read as whole numbers (above 2^53) */
 } column_map;
 
 struct trace_kind;
@@ -39,6 +40,7 @@ struct trace_reader {
     trace_options opt;
     bool have_base;
     double base;        /* time of the first record, in the format's unit */
+    uint64_t base_ticks; /* the same, for whole-number stamps (a double would round an MSR stamp to 16 ticks) */
     uint64_t records;   /* binary and in memory: records read */
     uint64_t skipped;   /* records of a kind that is not replayed (flushes, suspect I/Os) */
     const char *skipped_kind;
@@ -82,6 +84,9 @@ bool parse_u64(const char *s, uint64_t *out);
 bool parse_real(const char *s, double *out);
 /* Sets r->time from a stamp in the format's unit, relative to the first. */
 int reader_set_time(trace_reader *t, double stamp, double ns_per_unit, trace_record *r);
+/* The same from a whole-number stamp, exact however large (MSR's FILETIME
+ * stamps are above 2^53). A format uses one of the two throughout. */
+int reader_set_ticks(trace_reader *t, uint64_t stamp, double ns_per_unit, trace_record *r);
 /* Sets r->bytes, refusing 0 and sizes above 4 GiB. */
 int reader_sized(trace_reader *t, uint64_t bytes, trace_record *r);
 uint64_t get_le(const unsigned char *p, int n);

@@ -106,6 +106,18 @@ int reader_set_time(trace_reader *t, double stamp, double ns_per_unit, trace_rec
     return 0;
 }
 
+int reader_set_ticks(trace_reader *t, uint64_t stamp, double ns_per_unit, trace_record *r)
+{
+    if (!t->have_base) {
+        t->base = (double)stamp;
+        t->base_ticks = stamp;
+        t->have_base = true;
+    }
+    if (stamp < t->base_ticks) return reader_bad(t, "the timestamp is earlier than the first record's", "records in time order");
+    r->time = (sim_time_t)llround((double)(stamp - t->base_ticks) * ns_per_unit);
+    return 0;
+}
+
 int reader_sized(trace_reader *t, uint64_t bytes, trace_record *r)
 {
     if (bytes == 0 || bytes > UINT32_MAX) return reader_bad(t, "the request size is 0 or above 4 GiB", "a size of 1 B to 4 GiB");

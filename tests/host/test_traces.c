@@ -37,6 +37,14 @@ static const char *file_with(const char *name, const char *text)
     return p;
 }
 
+static trace_reader *open_text_file(const char *path)
+{
+    char err[512];
+    trace_reader *t = trace_open(path, &(trace_options){0}, err, sizeof err);
+    cr_assert_not_null(t, "%s", err);
+    return t;
+}
+
 static void stats_of(const char *path, trace_options o, trace_stats *s)
 {
     char err[1024];
@@ -64,6 +72,23 @@ Test(traces, msr_cambridge_wdev_1)
     cr_assert_eq(s.requests, 1055);
     cr_assert_eq(s.count[TRACE_READ], 0);
     cr_assert_eq(s.bytes[TRACE_WRITE], 5537792);
+}
+
+/* MSR stamps are FILETIME ticks near 1.3e17, past what a double holds
+ * exactly: one tick (100 ns) apart they must still be 100 ns apart, and
+ * rsrch_1 spans exactly 5,765,576,443,791 ticks. */
+Test(traces, msr_times_to_the_tick)
+{
+    const char *csv = file_with("ticks.csv", "128166410318060999,h,0,Write,0,4096,1\n128166410318061000,h,0,Write,4096,4096,1\n");
+    trace_reader *t = open_text_file(csv);
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 1);
+    cr_assert_eq(trace_next(t, &r), 1);
+    cr_assert_eq(r.time, 100);
+    trace_close(t);
+    trace_stats s;
+    stats_of(SAMPLES "msr_rsrch_1.csv", (trace_options){0}, &s);
+    cr_assert_float_eq(s.duration_s, 576557.6443791, 1e-8);
 }
 
 Test(traces, disksim_mqsim_wsrch)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "trace.h"
 
 enum { HEADER = 16, RECORD = 24 };
 

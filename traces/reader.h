@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "input.h"
-#include "trace.h"
+#include "record.h"
 
 enum { MAX_FIELDS = 32, MAX_FILES = 256 };
 
@@ -74,6 +74,9 @@ extern const trace_kind trace_kind_fiu, trace_kind_disksim, trace_kind_blkparse,
 extern const trace_kind trace_kind_binary, trace_kind_vscsi, trace_kind_hpl;
 extern const trace_kind trace_kind_wpa, trace_kind_columns;
 
+/* Where the last record came from: "FILE:LINE", or "FILE:record N" in
+ * a binary format or in memory. */
+const char *reader_where(trace_reader *t);
 /* "FILE:LINE: what; expected what (read as X, guessed ...)", or
  * "FILE:record N: ..." in a binary format; returns -1. */
 int reader_bad(trace_reader *t, const char *what, const char *expected);

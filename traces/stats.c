@@ -113,6 +113,20 @@ static void mark_device(footprint *f, uint64_t *budget_used, const trace_record 
     }
 }
 
+/* Each device's footprint (freeing the bitmaps), and the records the
+ * reader skipped. */
+static void finish_devices(trace_stats *s, footprint *device_pages, const trace_reader *t)
+{
+    for (uint32_t i = 0; device_pages && i < s->devices && i < STATS_DEVICES; i++) {
+        s->device[i].footprint_pages = device_pages[i].overflow ? UINT64_MAX : device_pages[i].set;
+        footprint_free(&device_pages[i]);
+    }
+    free(device_pages);
+    const char *kind;
+    s->skipped = trace_skipped(t, &kind);
+    snprintf(s->skipped_kind, sizeof s->skipped_kind, "%s", kind);
+}
+
 static int size_bucket(uint32_t bytes)
 {
     int b = 0;
@@ -181,14 +195,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     s->interarrival_mean_s = gsl_rstat_n(gaps) ? gsl_rstat_mean(gaps) : 0;
     s->interarrival_sd_s = gsl_rstat_n(gaps) > 1 ? gsl_rstat_sd(gaps) : 0;
     s->footprint_pages = pages.overflow ? UINT64_MAX : pages.set;
-    for (uint32_t i = 0; device_pages && i < s->devices && i < STATS_DEVICES; i++) {
-        s->device[i].footprint_pages = device_pages[i].overflow ? UINT64_MAX : device_pages[i].set;
-        footprint_free(&device_pages[i]);
-    }
-    free(device_pages);
-    const char *kind;
-    s->skipped = trace_skipped(t, &kind);
-    snprintf(s->skipped_kind, sizeof s->skipped_kind, "%s", kind);
+    finish_devices(s, device_pages, t);
     if (size_h) size_quantiles(size_h, s->size_pct);
     if (gap_h) gap_quantiles(gap_h, s->gap_pct);
     footprint_free(&pages);

@@ -15,6 +15,7 @@
 #include "score.h"
 #include "ssd.h"
 #include "workload.h"
+#include "workload_keys.h"
 
 /* Where the drive's time series and requests go as the run goes: the
  * HDF5 result and a CSV file, each optional. */
@@ -427,6 +428,13 @@ int runner_run(const run_request *rq)
 {
     const cfg *c = rq->config;
     FILE *log = rq->log;
+    char err[1024];
+    size_t phase;
+    if (workload_check_keys(c, rq->phases, rq->phase_count, &phase, err, sizeof err)) {
+        if (phase) fprintf(stderr, "ssdlab: phase %zu: %s\n", phase, err);
+        else fprintf(stderr, "ssdlab: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
     cli_model m;
     if (cli_model_open(&m, c, "run")) return EXIT_BAD_INPUT;
     run_score = (trace_score){0};

@@ -1,4 +1,5 @@
 #include "workload.h"
+#include "workload_keys.h"
 
 #include "generator.h"
 #include "replay.h"
@@ -216,46 +217,10 @@ static int phase_region(const cfg *c, uint64_t cap, uint64_t *start, uint64_t *s
     return 0;
 }
 
-/* The first of keys[0 .. n) set anywhere (not left at its default), with
- * where in origin; NULL when none is. */
-static const char *first_set(const cfg *c, const char *const *keys, size_t n, char *origin, size_t len)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cfg_origin(c, keys[i], origin, len), "default")) return keys[i];
-    return NULL;
-}
-
-/* Keys that apply to trace replays only: set on a synthetic phase they
- * are an error, not ignored. */
-static int refuse_trace_keys(const cfg *c, char *err, size_t errlen)
-{
-    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop", "workload.trace_columns"};
-    char origin[64];
-    const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
-    if (!k) return 0;
-    return snprintf(err, errlen, "key '%s' (%s) applies to trace replays only; expected workload.source=trace or pcmark8, or no '%s'",
-                    k, origin, k), -1;
-}
-
-/* The synthetic generator's keys: set on a trace replay, whose records
- * say what they would, they are an error, not ignored. */
-static int refuse_generator_keys(const cfg *c, char *err, size_t errlen)
-{
-    static const char *const keys[] = {
-        "workload.pattern", "workload.read_share", "workload.block_size", "workload.block_sizes", "workload.align",
-        "workload.arrival", "workload.rate", "workload.zipf_theta", "workload.hot_fraction", "workload.hot_share",
-        "workload.region_offset", "workload.region_size", "workload.region_offset_share", "workload.region_share"};
-    char origin[64];
-    const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
-    if (!k) return 0;
-    return snprintf(err, errlen, "key '%s' (%s) shapes synthetic requests, and a trace replay's come from its records; "
-                                 "expected no '%s' on this phase, or workload.source=synthetic", k, origin, k), -1;
-}
-
 /* A trace (a file, or a PCMark-like trace made in memory) as the source. */
 static int open_trace(workload *w, const cfg *c, const char *source, char *err, size_t errlen)
 {
-    if (refuse_generator_keys(c, err, errlen)) return -1;
+    if (workload_refuse_generator_keys(c, err, errlen)) return -1;
     if (!strcmp(source, "trace") && !strcmp(cfg_str(c, "workload.trace"), "none")) {
         snprintf(err, errlen, "key 'workload.source' is trace but 'workload.trace' names no file; expected a trace file");
         return -1;
@@ -320,7 +285,7 @@ static void set_trim_phase(workload *w, const cfg *c, uint64_t start, uint64_t s
 /* The synthetic kinds of phase: io, fill, trim, idle. */
 static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
 {
-    if (refuse_trace_keys(c, err, errlen)) return -1;
+    if (workload_refuse_trace_keys(c, err, errlen)) return -1;
     const char *phase = cfg_str(c, "workload.phase");
     w->kind = !strcmp(phase, "fill") ? PHASE_FILL : !strcmp(phase, "trim") ? PHASE_TRIM : !strcmp(phase, "idle") ? PHASE_IDLE : PHASE_IO;
     w->duration = cfg_uint(c, "workload.duration");
@@ -492,3 +457,4 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     r->remapped = r->skipped = 0;
     return 0;
 }
+

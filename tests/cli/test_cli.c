@@ -757,3 +757,34 @@ Test(cli, file_size_limit_on_traces_and_csv)
     }
     remove_dir(dir);
 }
+
+/* A key the kind of its phase would ignore is refused, naming the phase
+ * and where the key was set; a key at the workload's top is inherited by
+ * every phase, and refused only when no phase uses it. */
+Test(cli, keys_that_a_phase_would_ignore_are_refused)
+{
+    char dir[] = "/tmp/ssdlab-keys-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/w.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("phases:\n  - {name: rest, phase: idle, duration: 10ms, queue_depth: 4}\n", f);
+    fclose(f);
+    expect_exit(2, "phase 1: key 'workload.queue_depth' (", "run " SMALL_DRIVE " -w %s", path);
+    expect_exit(2, "w.yaml:2:60) does not apply to a phase of kind idle, which would ignore it", "run " SMALL_DRIVE " -w %s", path);
+    f = fopen(path, "w");
+    fputs("workload:\n  queue_depth: 4\nphases:\n  - {name: rest, phase: idle, duration: 10ms}\n  - {name: io, requests: 50}\n", f);
+    fclose(f);
+    output *o = expect_exit(0, "", "run " SMALL_DRIVE " -w %s", path);
+    cr_assert(strstr(o->out, "phase 2 of 2 (io): io"), "%s", o->out);
+    f = fopen(path, "w");
+    fputs("workload:\n  time_scale: 2\nphases:\n  - {name: rest, phase: idle, duration: 10ms}\n", f);
+    fclose(f);
+    expect_exit(2, "key 'workload.time_scale' (", "run " SMALL_DRIVE " -w %s", path);
+    expect_exit(2, "w.yaml:2:15) is set for the whole workload, and none of its phases uses it", "run " SMALL_DRIVE " -w %s", path);
+    expect_exit(2, "key 'workload.queue_depth' (--set) does not apply to a phase of kind timed replay",
+                "run " SMALL_DRIVE " --set workload.source=trace --set workload.trace=tests/data/traces/msr_wdev_1.csv "
+                "--set workload.queue_depth=4");
+    expect_exit(2, "key 'workload.time_scale' (--set) applies to trace replays only", "run " SMALL_DRIVE " --set workload.time_scale=2");
+    remove_dir(dir);
+}

@@ -597,6 +597,14 @@ Test(traces, column_map)
     cr_assert_eq(trace_next(t, &r), -1);
     cr_assert(strstr(trace_error(t), "badline.csv:2: the operation is not one the column map names; expected RD, WR"), "%s", trace_error(t));
     trace_close(t);
+    /* CloudPhysics' CSV as libCacheSim ships it (its header, seconds, hex
+     * SCSI opcodes, sectors), hand-made in that layout */
+    const char *cp = file_with("cloudphysics.csv", "version,time,op,size,lbn\n1,100,2a,4096,8\n1,101,28,512,0\n1,103,2A,8192,64\n");
+    stats_of(cp, (trace_options){.columns = "time=2:s,op=3:28/2a,size=4:B,offset=5:sector"}, &s);
+    cr_assert_eq(s.count[TRACE_WRITE], 2);
+    cr_assert_eq(s.bytes[TRACE_READ], 512);
+    cr_assert_eq(s.max_end, 64 * 512 + 8192);
+    cr_assert_float_eq(s.duration_s, 3, 1e-12);
     /* a real trace read through a map gives what its own reader gives */
     trace_stats msr;
     stats_of(SAMPLES "msr_rsrch_1.csv", (trace_options){0}, &msr);

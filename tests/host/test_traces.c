@@ -51,6 +51,20 @@ static void stats_of(const char *path, trace_options o, trace_stats *s)
     cr_assert_eq(trace_stats_compute(path, &o, s, err, sizeof err), 0, "%s", err);
 }
 
+/* A sample's format, counts and bytes (tests/data/traces/README.md). */
+static void expect_sample(const char *name, trace_format format, uint64_t reads, uint64_t writes, uint64_t read_bytes,
+                          uint64_t written_bytes, trace_stats *s)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", SAMPLES, name);
+    stats_of(path, (trace_options){0}, s);
+    cr_assert_eq(s->format, format, "%s", name);
+    cr_assert_eq(s->count[TRACE_READ], reads, "%s", name);
+    cr_assert_eq(s->count[TRACE_WRITE], writes, "%s", name);
+    cr_assert_eq(s->bytes[TRACE_READ], read_bytes, "%s", name);
+    cr_assert_eq(s->bytes[TRACE_WRITE], written_bytes, "%s", name);
+}
+
 /* Figures from tests/data/traces/README.md. */
 Test(traces, msr_cambridge_rsrch_1)
 {
@@ -221,12 +235,7 @@ static void vscsi2(FILE *f, unsigned cmd, uint32_t len, uint64_t lbn, uint64_t t
 Test(traces, vscsi_both_versions)
 {
     trace_stats s;
-    stats_of(SAMPLES "vscsi_cloudphysics_part.vscsi", (trace_options){0}, &s);
-    cr_assert_eq(s.format, TRACE_VSCSI);
-    cr_assert_eq(s.count[TRACE_READ], 174);
-    cr_assert_eq(s.count[TRACE_WRITE], 226);
-    cr_assert_eq(s.bytes[TRACE_READ], 11403264);
-    cr_assert_eq(s.bytes[TRACE_WRITE], 11504640);
+    expect_sample("vscsi_cloudphysics_part.vscsi", TRACE_VSCSI, 174, 226, 11403264, 11504640, &s);
     char path[300];
     snprintf(path, sizeof path, "%s/v2.vscsi", dir);
     FILE *f = fopen(path, "wb");
@@ -486,11 +495,7 @@ static void hpl_record(FILE *f, unsigned version, unsigned type, int words, uint
 Test(traces, hpl_srt)
 {
     trace_stats s;
-    stats_of(SAMPLES "hpl_ajw_head.srt", (trace_options){0}, &s);
-    cr_assert_eq(s.format, TRACE_HPL);
-    cr_assert_eq(s.count[TRACE_READ], 242);
-    cr_assert_eq(s.count[TRACE_WRITE], 158);
-    cr_assert_eq(s.bytes[TRACE_READ] + s.bytes[TRACE_WRITE], 1894400);
+    expect_sample("hpl_ajw_head.srt", TRACE_HPL, 242, 158, 696320, 1198080, &s);
     cr_assert_eq(s.devices, 2);
     cr_assert_float_eq(s.duration_s, 86401.058999, 1e-6);
     char path[300];
@@ -525,12 +530,7 @@ Test(traces, hpl_srt)
 Test(traces, wpa_disk_usage)
 {
     trace_stats s;
-    stats_of(SAMPLES "wpa_win11_boot_head.csv", (trace_options){0}, &s);
-    cr_assert_eq(s.format, TRACE_WPA);
-    cr_assert_eq(s.count[TRACE_READ], 376);
-    cr_assert_eq(s.count[TRACE_WRITE], 18);
-    cr_assert_eq(s.bytes[TRACE_READ], 29451264);
-    cr_assert_eq(s.bytes[TRACE_WRITE], 151552);
+    expect_sample("wpa_win11_boot_head.csv", TRACE_WPA, 376, 18, 29451264, 151552, &s);
     cr_assert_eq(s.skipped, 6);
     cr_assert_str_eq(s.skipped_kind, "Flush");
     cr_assert_eq(s.devices, 1);

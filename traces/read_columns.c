@@ -135,7 +135,7 @@ int columns_parse(const char *spec, column_map *m, char *err, size_t errlen)
 
 /* Splits at sep (runs of blanks count once when sep is ' '), taking a
  * quoted field whole and trimming blanks around each field. */
-static int split_quoted(char *line, char sep, char **f)
+int split_quoted(char *line, char sep, char **f)
 {
     int n = 0;
     char *p = line;
@@ -168,7 +168,7 @@ static int split_quoted(char *line, char sep, char **f)
 
 /* A number as the file writes it: hex (0x...), or decimal with the map's
  * decimal mark and thousands separator. */
-static bool column_number(const column_map *m, const char *s, double *value, uint64_t *whole)
+bool column_number(const column_map *m, const char *s, double *value, uint64_t *whole)
 {
     char *end;
     errno = 0;

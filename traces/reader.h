@@ -56,6 +56,8 @@ struct trace_reader {
     bool in_summary;    /* blkparse: past the event lines */
     int vscsi_version;  /* 1: 32-byte records, 2: 40-byte ones */
     column_map cols;
+    int xperf_at[2][4];  /* xperf: TimeStamp, ElapsedTime, ByteOffset, IOSize fields of DiskRead and DiskWrite; DiskNum below */
+    int xperf_disk[2];
 };
 
 /* One format: its name, and either `line` (text: 1 a record, 0 a line
@@ -72,7 +74,7 @@ typedef struct trace_kind {
 extern const trace_kind trace_kind_msr, trace_kind_umass, trace_kind_alibaba, trace_kind_tencent;
 extern const trace_kind trace_kind_fiu, trace_kind_disksim, trace_kind_blkparse, trace_kind_fio;
 extern const trace_kind trace_kind_binary, trace_kind_vscsi, trace_kind_hpl;
-extern const trace_kind trace_kind_wpa, trace_kind_columns;
+extern const trace_kind trace_kind_wpa, trace_kind_columns, trace_kind_xperf;
 
 /* Where the last record came from: "FILE:LINE", or "FILE:record N" in
  * a binary format or in memory. */
@@ -105,5 +107,13 @@ int columns_parse(const char *spec, column_map *m, char *err, size_t errlen);
 int vscsi_version_of(const unsigned char *b, long n);
 /* Whether a first line is the header of a WPA "Disk Usage" export. */
 bool wpa_header(const char *line);
+/* Whether a line opens the header of xperf dumper output. */
+bool xperf_header(const char *line);
+/* Splits at sep (runs of blanks count once when sep is ' '), taking a
+ * quoted field whole and trimming blanks around each field. */
+int split_quoted(char *line, char sep, char **f);
+/* A number as a column-mapped file writes it: hex (0x...), or decimal
+ * with the map's decimal mark and thousands separator. */
+bool column_number(const column_map *m, const char *s, double *value, uint64_t *whole);
 
 #endif

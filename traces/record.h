@@ -33,6 +33,7 @@ typedef enum trace_format {
     TRACE_HPL,      /* HP Labs SRT binary, as DiskSim's HPL reader reads it */
     TRACE_WPA,      /* Windows Performance Analyzer "Disk Usage" table exported as CSV */
     TRACE_COLUMNS,  /* any CSV/TSV, laid out by a column map (trace_options.columns) */
+    TRACE_XPERF,    /* Windows xperf dumper output (the Microsoft production server traces) */
     TRACE_FORMATS
 } trace_format;
 

@@ -16,7 +16,7 @@ static const trace_kind *const kinds[TRACE_FORMATS] = {
     [TRACE_BLKPARSE] = &trace_kind_blkparse, [TRACE_DISKSIM] = &trace_kind_disksim, [TRACE_FIO] = &trace_kind_fio,
     [TRACE_BINARY] = &trace_kind_binary,   [TRACE_ALIBABA] = &trace_kind_alibaba, [TRACE_TENCENT] = &trace_kind_tencent,
     [TRACE_VSCSI] = &trace_kind_vscsi,     [TRACE_HPL] = &trace_kind_hpl,       [TRACE_WPA] = &trace_kind_wpa,
-    [TRACE_COLUMNS] = &trace_kind_columns};
+    [TRACE_COLUMNS] = &trace_kind_columns, [TRACE_XPERF] = &trace_kind_xperf};
 
 const char *trace_format_name(trace_format f)
 {
@@ -93,6 +93,7 @@ static trace_format guess_text(const char *line, const char **why)
     *why = "";
     if (!strncmp(line, "fio version", 11)) return *why = "its 'fio version' header", TRACE_FIO;
     if (wpa_header(line)) return *why = "its header names IO Type, Init Time and Offset (a WPA Disk Usage export)", TRACE_WPA;
+    if (xperf_header(line)) return *why = "its BeginHeader line (xperf dumper output)", TRACE_XPERF;
     char copy[512], *f[MAX_FIELDS];
     snprintf(copy, sizeof copy, "%s", line);
     if (strchr(line, ',') && !strchr(line, ' ')) {
@@ -142,7 +143,7 @@ static trace_format guess(trace_reader *t, char *err, size_t errlen)
     if (f == TRACE_FORMATS) return snprintf(err, errlen, "%s:%llu: %s; expected --format to say which", t->path, at, why), TRACE_AUTO;
     if (f == TRACE_AUTO)
         return snprintf(err, errlen, "%s:%llu: cannot tell the trace format from %s; expected one of msr, fiu, umass, blkparse, disksim, fio, "
-                                     "binary, alibaba, tencent, vscsi, hpl, wpa (use --format), or a column map (--columns)",
+                                     "binary, alibaba, tencent, vscsi, hpl, wpa, xperf (use --format), or a column map (--columns)",
                         t->path, at, rc == 1 ? "this line" : "its first bytes"), TRACE_AUTO;
     snprintf(t->guessed, sizeof t->guessed, " (read as %s, guessed from %s: %.120s; use --format)", kinds[f]->name, from, why);
     return f;

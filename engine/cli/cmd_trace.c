@@ -22,7 +22,7 @@ static const char help[] =
     "Inputs may be compressed with gzip, bzip2, xz or zstd.\n\n"
     "Options:\n"
     "  -f, --format F        msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi,\n"
-    "                        hpl, wpa, columns (default: guess from the first bytes or line)\n"
+    "                        hpl, wpa, xperf, columns (default: guess from the first bytes or line)\n"
     "      --columns MAP     any CSV/TSV, laid out by a column map, e.g.\n"
     "                        time=1:us,op=2:R/W,offset=3:sector,size=4:B,device=5 (docs/traces.md)\n"
     "      --time-unit U     disksim/MQSim timestamps' unit: ns, us, ms or any time such as 100ns\n"
@@ -51,7 +51,7 @@ static int parse_options(int argc, char **argv, trace_options *o, bool *json)
         case 'f':
             o->format = trace_format_parse(optarg);
             if (o->format == TRACE_FORMATS)
-                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi, hpl, wpa or columns", optarg);
+                return cli_usage_error("trace", "--format '%s': unknown; expected msr, fiu, umass, blkparse, disksim, fio, binary, alibaba, tencent, vscsi, hpl, wpa, xperf or columns", optarg);
             break;
         case OPT_COLUMNS: o->columns = optarg; break;
         case OPT_TIME_UNIT: {

@@ -56,7 +56,7 @@ const cfg_key workload_config_keys[] = {
     {"workload.pcmark8_seed", CFG_UINT, NULL, "1", NULL, NULL, NULL,
      "PCMark-like source: the trace's own seed (as 'ssdlab trace gen pcmark8 --seed'), apart from sim.seed so that every drive replays the same trace."},
     {"workload.trace", CFG_PATH, NULL, "none", NULL, NULL, NULL, "Trace file to replay (plain or gzip/bzip2/xz/zstd), relative to the file that names it."},
-    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary|alibaba|tencent|vscsi|hpl|wpa|columns",
+    {"workload.trace_format", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|msr|fiu|umass|blkparse|disksim|fio|binary|alibaba|tencent|vscsi|hpl|wpa|columns|xperf",
      "Format of workload.trace; auto guesses from its first bytes or line (columns when workload.trace_columns is set)."},
     {"workload.trace_columns", CFG_STRING, NULL, "", NULL, NULL, NULL,
      "Column map of a CSV/TSV trace in no known format (docs/traces.md), e.g. 'time=1:us,op=2:R/W,offset=3:sector,size=4:B,device=5'; "

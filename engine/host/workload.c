@@ -29,6 +29,9 @@ const cfg_key workload_config_keys[] = {
     {"workload.read_share", CFG_FRACTION, NULL, "100%", "0", "1", NULL, "Share of requests that are reads; the rest are writes."},
     {"workload.block_size", CFG_SIZE, "KiB", "4KiB", "512B", "64MiB", NULL, "Bytes per request (unless workload.block_sizes)."},
     {"workload.queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Requests kept outstanding (closed loop)."},
+    {"workload.queue", CFG_INT, NULL, "-1", "-1", "65534", NULL,
+     "Submission queue of every request of the phase (below host.queues), as a tenant with a queue of its own; "
+     "-1: closed-loop slots spread over the queues, one thread per queue (open loop: queue 0)."},
     {"workload.region_offset", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Start of the region accessed."},
     {"workload.region_size", CFG_SIZE, "GiB", "0B", NULL, NULL, NULL, "Size of the region accessed; 0 means up to the end of the drive."},
     {"workload.region_offset_share", CFG_FRACTION, NULL, "0", "0", "1", NULL,
@@ -97,6 +100,7 @@ struct workload {
     generator gen;
     ssdlab_request *slots; /* closed loop */
     uint32_t depth;
+    int64_t queue; /* the submission queue of every request, or -1: spread */
     bool open_loop, poisson;
     double rate;
     reqpool pool;          /* open loop */
@@ -162,7 +166,8 @@ static void issue(workload *w, ssdlab_request *r)
     if (w->measuring) w->bytes_issued += r->bytes;
     r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
-    r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
+    if (w->queue >= 0) r->queue = (uint32_t)w->queue;
+    else r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
     w->issued++;
     host_submit(w->d, r, on_done, w);
 }
@@ -295,6 +300,10 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
         return -1;
     }
     w->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
+    w->queue = cfg_int(c, "workload.queue");
+    if (w->queue >= (int64_t)ssd_params_of(w->d)->host_queues)
+        return snprintf(err, errlen, "key 'workload.queue' is %lld, but the drive has %u submission queues; expected 0 to %u, or -1",
+                        (long long)w->queue, ssd_params_of(w->d)->host_queues, ssd_params_of(w->d)->host_queues - 1), -1;
     const char *arrival = cfg_str(c, "workload.arrival");
     w->open_loop = strcmp(arrival, "closed") != 0;
     w->poisson = !strcmp(arrival, "poisson");

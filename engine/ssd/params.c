@@ -126,7 +126,22 @@ const cfg_key ssd_config_keys[] = {
     {"host.max_queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL,
      "Commands each submission queue holds; more wait at the host (SATA NCQ: 32; NVMe: up to 65536)."},
     {"host.queues", CFG_UINT, NULL, "1", "1", "65535", NULL,
-     "Submission queues (NVMe; SATA has one). A request names its queue; the controller fetches commands in arrival order."},
+     "Submission queues (NVMe; SATA has one). A request names its queue; host.arbitration says which the controller fetches from next."},
+    {"host.arbitration", CFG_ENUM, NULL, "fifo", NULL, NULL, "fifo|rr|wrr",
+     "Which submission queue the controller fetches its next command from (NVMe base specification, command arbitration): "
+     "fifo, the oldest command first; rr, round robin; wrr, weighted round robin with an urgent class (host.queue_classes, "
+     "host.wrr_weight_*). It matters when commands wait: host.controller_commands or the firmware's cores full."},
+    {"host.controller_commands", CFG_UINT, NULL, "0", "0", "65536", NULL,
+     "Commands the controller holds at once, all queues together (fetched, not yet complete); more wait in their submission "
+     "queues for the arbiter. 0: no limit beyond each queue's depth."},
+    {"host.arbitration_burst", CFG_UINT, NULL, "1", "1", "65536", NULL,
+     "rr and wrr: commands the controller may take from one queue in one turn (NVMe's arbitration burst)."},
+    {"host.wrr_weight_high", CFG_UINT, NULL, "1", "1", "256", NULL, "wrr: commands per round from the high-priority queues."},
+    {"host.wrr_weight_medium", CFG_UINT, NULL, "1", "1", "256", NULL, "wrr: commands per round from the medium-priority queues."},
+    {"host.wrr_weight_low", CFG_UINT, NULL, "1", "1", "256", NULL, "wrr: commands per round from the low-priority queues."},
+    {"host.queue_classes", CFG_STRING, NULL, "", NULL, NULL, NULL,
+     "wrr: priority class of each submission queue from queue 0, separated by commas: urgent, high, medium or low "
+     "(at most 64; queues not named are medium). Urgent queues are served before all others."},
 
     {"ftl.mapping_unit", CFG_SIZE, "KiB", "4KiB", "512B", "64KiB", NULL, "Granularity of the page-level mapping table."},
     {"ftl.mapping", CFG_ENUM, NULL, "dram", NULL, NULL, "dram|cached",
@@ -285,6 +300,28 @@ static int load_controller(ssd_params *p, const cfg *c, char *err, size_t errlen
     return 0;
 }
 
+/* "urgent,high,,low": the class of each queue from 0 (empty: medium). */
+static int load_queue_classes(ssd_params *p, const char *list, char *err, size_t errlen)
+{
+    static const char *const names[4] = {"urgent", "high", "medium", "low"};
+    memset(p->queue_class, 2, sizeof p->queue_class);
+    uint32_t q = 0;
+    for (const char *at = list; *at; q++) {
+        size_t len = strcspn(at, ",");
+        int cls = len ? -1 : 2;
+        for (int i = 0; i < 4 && len; i++)
+            if (strlen(names[i]) == len && !strncmp(at, names[i], len)) cls = i;
+        if (cls < 0 || q >= 64 || q >= p->host_queues)
+            return fail(err, errlen, "key 'host.queue_classes': entry %u ('%.*s') %s; expected urgent, high, medium or low for each "
+                        "of the first host.queues queues (at most 64)", q + 1, (int)(len < 20 ? len : 20), at,
+                        cls < 0 ? "is not a class" : "is past the last queue");
+        p->queue_class[q] = (uint8_t)cls;
+        at += len;
+        if (*at == ',') at++;
+    }
+    return 0;
+}
+
 static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     p->host = (host_kind)cfg_choice(c, "host.interface");
@@ -302,7 +339,13 @@ static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
     if (p->host == HOST_SATA && p->host_queues > 1)
         return fail(err, errlen, "key 'host.queues' is %u, but SATA has one command queue; expected 1 or host.interface=nvme",
                     p->host_queues);
-    return 0;
+    p->arbitration = cfg_choice(c, "host.arbitration");
+    p->controller_commands = (uint32_t)cfg_uint(c, "host.controller_commands");
+    p->arbitration_burst = (uint32_t)cfg_uint(c, "host.arbitration_burst");
+    p->wrr_weight[1] = (uint32_t)cfg_uint(c, "host.wrr_weight_high");
+    p->wrr_weight[2] = (uint32_t)cfg_uint(c, "host.wrr_weight_medium");
+    p->wrr_weight[3] = (uint32_t)cfg_uint(c, "host.wrr_weight_low");
+    return load_queue_classes(p, cfg_str(c, "host.queue_classes"), err, errlen);
 }
 
 static void load_ftl(ssd_params *p, const cfg *c)

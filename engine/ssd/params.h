@@ -69,6 +69,11 @@ typedef struct ssd_params {
     sim_time_t pcie_latency;  /* NVMe: one-way host memory to controller */
     uint32_t max_queue_depth; /* per submission queue */
     uint32_t host_queues;
+    uint32_t arbitration;         /* index into arbiter_policies (host.arbitration) */
+    uint32_t controller_commands; /* commands the controller holds at once, all queues; 0: no limit */
+    uint32_t arbitration_burst;   /* commands taken from a queue in one turn */
+    uint32_t wrr_weight[4];       /* commands per round: [1] high, [2] medium, [3] low ([0], urgent, is strict) */
+    uint8_t queue_class[64];      /* class of the first 64 queues (0 urgent .. 3 low); the others are medium */
 
     /* firmware policy */
     uint32_t unit;           /* mapping unit, bytes */

@@ -788,3 +788,25 @@ Test(cli, keys_that_a_phase_would_ignore_are_refused)
     expect_exit(2, "key 'workload.time_scale' (--set) applies to trace replays only", "run " SMALL_DRIVE " --set workload.time_scale=2");
     remove_dir(dir);
 }
+
+/* Each worker a tenant on a queue of its own: two synthetic readers on
+ * queues 0 and 1 of an NVMe drive under weighted round robin run; a queue
+ * the drive lacks is refused. */
+Test(cli, workers_on_queues_of_their_own)
+{
+    char dir[] = "/tmp/ssdlab-queues-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/w.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("phases:\n  - {name: a, read_share: 1, requests: 2000, queue: 0}\n"
+          "  - {name: b, read_share: 1, requests: 500, queue: 1, with_previous: true}\n", f);
+    fclose(f);
+    output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set host.arbitration=wrr "
+                                   "--set host.queue_classes=high,low --set host.wrr_weight_high=4 --set host.controller_commands=8 -w %s",
+                            path);
+    cr_assert(strstr(o->out, "run together as 2 workers"), "%s", o->out);
+    expect_exit(2, "key 'workload.queue' is 3, but the drive has 2 submission queues; expected 0 to 1, or -1",
+                "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set workload.queue=3 --set workload.requests=10");
+    remove_dir(dir);
+}

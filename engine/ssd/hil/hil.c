@@ -47,11 +47,11 @@ static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
     continue_request(ctx, obj);
 }
 
-/* Firmware: the earliest free of the identical cores, in arrival order. */
+/* Firmware: the earliest free of the identical cores, in the order the
+ * arbiter fetches commands. */
 static void admit(hil *h, ssdlab_request *r)
 {
     h->outstanding++;
-    h->queue_outstanding[r->queue]++;
     h->idle = false;
     reclaim_busy(h->rc);
     if (h->idle_timer) {
@@ -69,6 +69,12 @@ static void admit(hil *h, ssdlab_request *r)
     sim_schedule_at(h->s, end, h->on_fw_done, r, 0);
 }
 
+/* Every command the arbiter lets the controller fetch now. */
+static void fetch(hil *h)
+{
+    for (ssdlab_request *r; (r = arbiter_fetch(&h->arb));) admit(h, r);
+}
+
 int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
     uint64_t capacity = h->p->logical_units * h->p->unit;
@@ -81,8 +87,8 @@ int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
     r->id = h->submitted++;
     if (r->op != SSDLAB_TRIM && h->rw_pending++ == 0) h->busy_since = r->arrival;
     req_priv(r)->merged = 0;
-    if (h->queue_outstanding[r->queue] >= h->p->max_queue_depth) req_push(&h->admission[r->queue], r);
-    else admit(h, r);
+    arbiter_arrive(&h->arb, r);
+    fetch(h);
     return 0;
 }
 
@@ -127,10 +133,10 @@ static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     r->finish = sim_now(s);
     if (r->op != SSDLAB_TRIM && --h->rw_pending == 0) h->busy_ns += r->finish - h->busy_since;
     h->outstanding--;
-    h->queue_outstanding[r->queue]--;
+    arbiter_done(&h->arb, r);
     h->completed(h->completed_ctx, r);
-    if (h->admission[r->queue].head) admit(h, req_pop(&h->admission[r->queue]));
-    else if (h->outstanding == 0 && !h->idle_timer)
+    fetch(h);
+    if (h->outstanding == 0 && !h->idle_timer)
         h->idle_timer = sim_schedule_cancellable_in(s, h->p->idle_time, h->on_idle, h, 0);
     req_state *st = req_priv(r);
     st->done(r, st->done_ctx);
@@ -164,9 +170,10 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
     const ssd_params *p = f->p;
     *h = (hil){.s = s, .p = p, .f = f, .buf = buf, .map = map, .pu = pu, .rc = rc, .power = power, .dp = dp,
                .link = {.p = p, .power = power}, .protocol = &host_protocols[p->host]};
-    h->queue_outstanding = calloc(p->host_queues, sizeof *h->queue_outstanding);
-    h->admission = calloc(p->host_queues, sizeof *h->admission);
-    if (!h->queue_outstanding || !h->admission) return -1;
+    if (arbiter_init(&h->arb, &arbiter_policies[p->arbitration], p->host_queues, p->max_queue_depth, p->controller_commands,
+                     p->arbitration_burst, p->wrr_weight))
+        return -1;
+    for (uint32_t q = 0; q < p->host_queues && q < sizeof p->queue_class; q++) arbiter_set_class(&h->arb, q, p->queue_class[q]);
     h->on_fw_done = sim_register_handler(s, "hil.firmware_done", on_fw_done, h);
     h->on_data_in = sim_register_handler(s, "hil.data_in", on_data_in, h);
     h->on_complete = sim_register_handler(s, "hil.complete", on_complete, h);
@@ -178,8 +185,7 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
 
 void hil_free(hil *h)
 {
-    free(h->queue_outstanding);
-    free(h->admission);
+    arbiter_free(&h->arb);
 }
 
 void hil_on_completed(hil *h, void (*fn)(void *ctx, const ssdlab_request *r), void *ctx)

@@ -1,4 +1,5 @@
-/* The host interface: submission queues and their depth limits, the
+/* The host interface: submission queues, their depth limits and the
+ * arbitration between them (arbiter.h), the
  * firmware's cores (a command's firmware time on the least busy one), the
  * host link's data transfers, completions, idle detection, and TRIM's
  * firmware cost. A request goes down from here: mapping lookups (a
@@ -10,6 +11,7 @@
 #ifndef SSDLAB_HIL_H
 #define SSDLAB_HIL_H
 
+#include "arbiter.h"
 #include "buffer.h"
 #include "mapio.h"
 #include "progunit.h"
@@ -35,8 +37,7 @@ typedef struct hil {
     uint32_t rw_pending;         /* reads and writes submitted, not yet complete (admitted or waiting) */
     sim_time_t busy_since;       /* when rw_pending last rose from 0 */
     sim_time_t busy_ns;          /* time with rw_pending > 0 since the last reset (PCMark's busy time) */
-    uint32_t *queue_outstanding; /* per submission queue */
-    req_queue *admission;        /* per submission queue: commands beyond its depth */
+    arbiter arb;                 /* which waiting command the controller fetches next */
     uint64_t submitted;          /* requests since creation: the next request's id */
     bool idle;
     sim_event idle_timer;

@@ -192,7 +192,7 @@ Test(arbitration, served_shares_follow_the_weights)
     shares((const char *const[]){"host.arbitration=wrr", "host.queue_classes=high,low", "host.wrr_weight_high=3",
                                  "host.wrr_weight_low=1", NULL},
            &share);
-    cr_assert_float_eq(share, 0.75, 0.005, "wrr 3:1 (2 % is 0.015): %.4f", share);
+    cr_assert_float_eq(share, 0.75, 0.005, "wrr 3:1 (2 per cent is 0.015): %.4f", share);
     shares((const char *const[]){"host.arbitration=wrr", "host.queue_classes=urgent,low", NULL}, &share);
     cr_assert_gt(share, 0.999, "urgent takes all while it waits: %.6f", share);
 }

@@ -196,6 +196,49 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
                r->requests ? 100.0 * (double)st.map_misses / (double)r->requests : 0.0, (unsigned long long)st.map_writebacks);
 }
 
+/* A tenant's latencies of op, in us, as a /summary row holds them. */
+static void tenant_latencies(const tenant_stats *t, ssdlab_op op, double out[LAT_FIELDS])
+{
+    static const double q[LAT_FIELDS] = {0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1};
+    const op_stats *s = &t->ops;
+    out[LAT_MEAN] = s->completed[op] ? s->latency_sum[op] / (double)s->completed[op] / 1000.0 : NAN;
+    for (int i = LAT_P50; i < LAT_FIELDS; i++) out[i] = op_stats_quantile(s, NULL, op, q[i]) / 1000.0;
+}
+
+static tenant_row tenant_row_of(const cfg *c, const tenant_stats *t, size_t k)
+{
+    tenant_row row = {.queue = (int32_t)cfg_int(c, "workload.queue"), .reads = t->ops.completed[SSDLAB_READ],
+                      .writes = t->ops.completed[SSDLAB_WRITE], .trims = t->ops.completed[SSDLAB_TRIM],
+                      .bytes_read = t->ops.bytes[SSDLAB_READ], .bytes_written = t->ops.bytes[SSDLAB_WRITE],
+                      .seconds = tenant_stats_seconds(t)};
+    const char *name = cfg_str(c, "workload.name");
+    if (name[0]) snprintf(row.tenant, sizeof row.tenant, "%s", name);
+    else snprintf(row.tenant, sizeof row.tenant, "worker %zu", k + 1);
+    uint64_t n = row.reads + row.writes + row.trims;
+    row.iops = row.seconds > 0 ? (double)n / row.seconds : 0;
+    row.mib_per_s = row.seconds > 0 ? (double)(row.bytes_read + row.bytes_written) / row.seconds / 1048576.0 : 0;
+    tenant_latencies(t, SSDLAB_READ, row.read_lat_us);
+    tenant_latencies(t, SSDLAB_WRITE, row.write_lat_us);
+    return row;
+}
+
+/* Each worker of a group as a tenant, side by side: the log's lines and
+ * the result's /tenants rows. */
+static void report_tenants(FILE *log, workload *const *w, cfg *const *phases, size_t group, results_writer *h5)
+{
+    for (size_t k = 0; k < group; k++) {
+        tenant_row row = tenant_row_of(phases[k], workload_tenant(w[k]), k);
+        char queue[24] = "queues spread";
+        if (row.queue >= 0) snprintf(queue, sizeof queue, "queue %d", row.queue);
+        fprintf(log, "  tenant %-12s %s: %llu requests in %.6f s, %.0f IOPS, %.1f MiB/s", row.tenant, queue,
+                (unsigned long long)(row.reads + row.writes + row.trims), row.seconds, row.iops, row.mib_per_s);
+        if (row.reads) fprintf(log, "; read mean %.1f us, p99 %.1f us", row.read_lat_us[LAT_MEAN], row.read_lat_us[LAT_P99]);
+        if (row.writes) fprintf(log, "; write mean %.1f us, p99 %.1f us", row.write_lat_us[LAT_MEAN], row.write_lat_us[LAT_P99]);
+        fprintf(log, "\n");
+        if (h5) results_add_tenant(h5, &row);
+    }
+}
+
 /* Phases i .. i+group-1 as workers running at the same time. */
 static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases, size_t group, size_t index, size_t count,
                        uint64_t *requests, results_writer *h5, progress *pr)
@@ -221,7 +264,12 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
             made++;
             break;
         }
-        workload_join(w[made], &active);
+        if (workload_join(w[made], &active)) {
+            fprintf(stderr, "ssdlab: phase %zu: out of memory for its statistics\n", index + made + 1);
+            rc = EXIT_FAILED;
+            made++;
+            break;
+        }
     }
     if (rc == EXIT_OK) {
         ssd_reset_stats(d);
@@ -245,6 +293,7 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
                               cli_wall_seconds() - wall0);
             results_add_phase(h5, d, &row, phases[0], base);
         }
+        report_tenants(log, w, phases, group, h5);
     }
     for (size_t k = 0; k < made; k++) workload_free(w[k]);
     return rc;

@@ -1,5 +1,6 @@
 #include "workload.h"
 #include "workload_keys.h"
+#include "tenant.h"
 
 #include "generator.h"
 #include "replay.h"
@@ -29,6 +30,9 @@ const cfg_key workload_config_keys[] = {
     {"workload.read_share", CFG_FRACTION, NULL, "100%", "0", "1", NULL, "Share of requests that are reads; the rest are writes."},
     {"workload.block_size", CFG_SIZE, "KiB", "4KiB", "512B", "64MiB", NULL, "Bytes per request (unless workload.block_sizes)."},
     {"workload.queue_depth", CFG_UINT, NULL, "32", "1", "65536", NULL, "Requests kept outstanding (closed loop)."},
+    {"workload.priority", CFG_ENUM, NULL, "queue", NULL, NULL, "queue|urgent|high|medium|low",
+     "Priority class of the phase's own queue (workload.queue) under host.arbitration=wrr, as a tenant creates its "
+     "queue; queue: the class host.queue_classes gives it."},
     {"workload.queue", CFG_INT, NULL, "-1", "-1", "65534", NULL,
      "Submission queue of every request of the phase (below host.queues), as a tenant with a queue of its own; "
      "-1: closed-loop slots spread over the queues, one thread per queue (open loop: queue 0)."},
@@ -101,6 +105,8 @@ struct workload {
     ssdlab_request *slots; /* closed loop */
     uint32_t depth;
     int64_t queue; /* the submission queue of every request, or -1: spread */
+    bool is_tenant;       /* a worker beside others: counts what it sees */
+    tenant_stats tenant;
     bool open_loop, poisson;
     double rate;
     reqpool pool;          /* open loop */
@@ -141,8 +147,10 @@ static void on_done(ssdlab_request *r, void *ctx)
         w->measure_start = sim_now(w->s);
         if (w->duration) w->stop_at = w->measure_start + w->duration;
         ssd_reset_stats(w->d);
+        if (w->is_tenant) tenant_stats_reset(&w->tenant, w->measure_start);
     }
     if (w->measuring) {
+        if (w->is_tenant) tenant_stats_add(&w->tenant, r);
         w->bytes_done += r->bytes;
         if (r->op == SSDLAB_WRITE) w->written += r->bytes;
         if (limits_reached(w)) w->stopping = true;
@@ -177,6 +185,7 @@ static void trim_next(ssdlab_request *r, void *ctx)
 {
     workload *w = ctx;
     if (r->finish) w->completed++;
+    if (r->finish && w->is_tenant) tenant_stats_add(&w->tenant, r);
     if (w->trim_next >= w->trim_end) {
         /* a worker stops the run only when the last of its group is done */
         if (!w->group_active || --*w->group_active == 0) sim_request_stop(w->s);
@@ -304,6 +313,11 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
     if (w->queue >= (int64_t)ssd_params_of(w->d)->host_queues)
         return snprintf(err, errlen, "key 'workload.queue' is %lld, but the drive has %u submission queues; expected 0 to %u, or -1",
                         (long long)w->queue, ssd_params_of(w->d)->host_queues, ssd_params_of(w->d)->host_queues - 1), -1;
+    int priority = cfg_choice(c, "workload.priority");
+    if (priority && w->queue < 0)
+        return snprintf(err, errlen, "key 'workload.priority' is %s, but the phase has no queue of its own; expected workload.queue "
+                                     "as well", cfg_str(c, "workload.priority")), -1;
+    if (priority) ssd_set_queue_class(w->d, (uint32_t)w->queue, priority - 1);
     const char *arrival = cfg_str(c, "workload.arrival");
     w->open_loop = strcmp(arrival, "closed") != 0;
     w->poisson = !strcmp(arrival, "poisson");
@@ -353,6 +367,7 @@ void workload_free(workload *w)
     replay_free(w->trace);
     generator_free(&w->gen);
     reqpool_free(&w->pool);
+    if (w->is_tenant) tenant_stats_free(&w->tenant);
     free(w->slots);
     free(w);
 }
@@ -367,10 +382,18 @@ void workload_precondition(workload *w)
 
 bool workload_can_join(const workload *w) { return (w->kind == PHASE_IO || w->kind == PHASE_TRIM) && !w->trace; }
 
-void workload_join(workload *w, int *active) { w->group_active = active; }
+int workload_join(workload *w, int *active)
+{
+    w->group_active = active;
+    w->is_tenant = true;
+    return tenant_stats_init(&w->tenant);
+}
+
+const tenant_stats *workload_tenant(const workload *w) { return w->is_tenant ? &w->tenant : NULL; }
 
 void workload_start(workload *w)
 {
+    if (w->is_tenant) tenant_stats_reset(&w->tenant, sim_now(w->s));
     if (w->kind == PHASE_TRIM) { /* TRIMs alongside other workers (a file deleted while others are read) */
         w->measure_start = sim_now(w->s);
         w->trim_req.finish = 0;

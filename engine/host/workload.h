@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "ssd.h"
+#include "tenant.h"
 
 extern const cfg_key workload_config_keys[];
 
@@ -30,7 +31,9 @@ void workload_precondition(workload *w);
  * workload.with_previous). Each joins a shared count of active workers
  * and is started; the simulation stops when the last one finishes. */
 bool workload_can_join(const workload *w);
-void workload_join(workload *w, int *active);
+int workload_join(workload *w, int *active); /* -1 when memory runs out */
+/* What a worker saw, as a tenant (NULL for a phase run alone). */
+const tenant_stats *workload_tenant(const workload *w);
 void workload_start(workload *w);
 
 /* How far the phase has come towards its stop condition, 0 to 1; -1 when

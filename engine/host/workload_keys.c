@@ -64,7 +64,7 @@ static const struct {
     {"workload.hot_fraction", FOR_IO},     {"workload.hot_share", FOR_IO},           {"workload.arrival", FOR_IO},
     {"workload.rate", FOR_IO},             {"workload.block_size", FOR_IO | FOR_FILL}, {"workload.block_sizes", FOR_IO | FOR_FILL},
     {"workload.align", FOR_IO | FOR_FILL}, {"workload.queue_depth", FOR_IO | FOR_FILL | FOR_AFAP},
-    {"workload.queue", FOR_IO | FOR_FILL},
+    {"workload.queue", FOR_IO | FOR_FILL},   {"workload.priority", FOR_IO | FOR_FILL},
     {"workload.region_offset", FOR_REGION}, {"workload.region_size", FOR_REGION},    {"workload.region_offset_share", FOR_REGION},
     {"workload.region_share", FOR_REGION}, {"workload.requests", FOR_RUNS},          {"workload.bytes", FOR_RUNS},
     {"workload.drive_writes", FOR_RUNS},   {"workload.warmup", FOR_RUNS},            {"workload.duration", FOR_RUNS | FOR_IDLE},

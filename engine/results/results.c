@@ -185,6 +185,8 @@ struct results_writer {
     parameter_row *params; /* /meta/phase_parameters */
     size_t nparams, params_cap;
     trace_score score; /* over the phases that replay a trace: /score */
+    tenant_row *tenants; /* /tenants: the workers of each group */
+    size_t ntenants, tenants_cap;
 };
 
 static void check(results_writer *w, int rc)
@@ -397,6 +399,32 @@ static int close_all(results_writer *w)
     return rc;
 }
 
+void results_add_tenant(results_writer *w, const tenant_row *row)
+{
+    if (w->failed) return;
+    if (w->ntenants == w->tenants_cap) {
+        size_t cap = w->tenants_cap ? 2 * w->tenants_cap : 16;
+        tenant_row *t = realloc(w->tenants, cap * sizeof *t);
+        if (!t) {
+            w->failed = true;
+            return;
+        }
+        w->tenants = t;
+        w->tenants_cap = cap;
+    }
+    w->tenants[w->ntenants] = *row;
+    w->tenants[w->ntenants++].summary_row = (uint32_t)(w->phases ? w->phases - 1 : 0);
+}
+
+static herr_t write_tenants(results_writer *w)
+{
+    hid_t t = results_tenant_type();
+    herr_t rc = results_write_table(w->file, "tenants", t, w->ntenants, w->tenants,
+                                    "bytes; seconds; 1/s; MiB/s; latencies us as [mean, p50, p90, p99, p99.9, p99.99, max]");
+    H5Tclose(t);
+    return rc;
+}
+
 /* PCMark-style scoring of the phases that replayed a trace (score.h). */
 static herr_t write_score(results_writer *w)
 {
@@ -411,6 +439,7 @@ static herr_t write_score(results_writer *w)
 int results_finish(results_writer *w, const results_meta *meta, const ssd *d, char *err, size_t errlen)
 {
     if (!w->failed && w->score.phases) check(w, write_score(w));
+    if (!w->failed && w->ntenants) check(w, write_tenants(w));
     if (!w->failed) check(w, write_meta(w, w->file, meta));
     if (!w->failed) check(w, write_nand(w->file, d));
     check(w, close_all(w));
@@ -426,6 +455,7 @@ int results_finish(results_writer *w, const results_meta *meta, const ssd *d, ch
         rc = -1;
     }
     free(w->params);
+    free(w->tenants);
     free(w);
     return rc;
 }
@@ -436,5 +466,6 @@ void results_discard(results_writer *w)
     close_all(w);
     unlink(w->tmp);
     free(w->params);
+    free(w->tenants);
     free(w);
 }

@@ -143,3 +143,31 @@ hid_t results_score_type(void)
 #undef F
     return t;
 }
+
+_Static_assert(sizeof(tenant_row) == 64 + 4 + 4 + 8 * (5 + 3 + 2 * LAT_FIELDS), "tenant_row must have no padding");
+
+hid_t results_tenant_type(void)
+{
+    hid_t name = string_type(sizeof ((tenant_row *)0)->tenant);
+    hsize_t seven[1] = {LAT_FIELDS};
+    hid_t lat = H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, seven);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(tenant_row));
+    H5Tinsert(t, "tenant", HOFFSET(tenant_row, tenant), name);
+#define F(field, type) H5Tinsert(t, #field, HOFFSET(tenant_row, field), type)
+    F(summary_row, H5T_NATIVE_UINT32);
+    F(queue, H5T_NATIVE_INT32);
+    F(reads, H5T_NATIVE_UINT64);
+    F(writes, H5T_NATIVE_UINT64);
+    F(trims, H5T_NATIVE_UINT64);
+    F(bytes_read, H5T_NATIVE_UINT64);
+    F(bytes_written, H5T_NATIVE_UINT64);
+    F(seconds, H5T_NATIVE_DOUBLE);
+    F(iops, H5T_NATIVE_DOUBLE);
+    F(mib_per_s, H5T_NATIVE_DOUBLE);
+    F(read_lat_us, lat);
+    F(write_lat_us, lat);
+#undef F
+    H5Tclose(name);
+    H5Tclose(lat);
+    return t;
+}

@@ -39,6 +39,7 @@ hid_t results_interval_type(void);
 hid_t results_request_type(void);
 hid_t results_die_type(void);
 hid_t results_score_type(void);
+hid_t results_tenant_type(void);
 
 /* HDF5 helpers the result file and the sweep table share (< 0 on failure):
  * a string attribute; a whole 1-D dataset of `count` rows of `type`,

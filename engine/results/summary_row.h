@@ -26,4 +26,15 @@ typedef struct phase_summary {
     double start_s, sim_time_s, wall_time_s;
 } phase_summary;
 
+/* One /tenants row: what one worker of a group saw (docs/results-format.md). */
+typedef struct tenant_row {
+    char tenant[64];
+    uint32_t summary_row; /* the /summary row of its group, from 0 */
+    int32_t queue;        /* its submission queue; -1: spread over them */
+    uint64_t reads, writes, trims, bytes_read, bytes_written;
+    double seconds, iops, mib_per_s; /* over its own measured part */
+    double read_lat_us[LAT_FIELDS];
+    double write_lat_us[LAT_FIELDS];
+} tenant_row;
+
 #endif

@@ -5,20 +5,10 @@
 
 #include "oom.h"
 
-static gsl_histogram *latency_histogram(void)
-{
-    double ranges[LATENCY_BINS + 1];
-    for (size_t i = 0; i <= LATENCY_BINS; i++) ranges[i] = latency_bin_start(i);
-    gsl_histogram *h = gsl_histogram_alloc(LATENCY_BINS);
-    if (h) gsl_histogram_set_ranges(h, ranges, LATENCY_BINS + 1);
-    return h;
-}
-
 int metrics_init(metrics *m, sim *s, const ftl *f, power_model *power, sim_time_t interval)
 {
     *m = (metrics){.s = s, .p = f->p, .f = f, .power = power, .interval = interval, .interval_end = interval};
-    for (int op = 0; op < 3; op++)
-        if (!(m->latency[op] = latency_histogram())) return -1;
+    if (op_stats_init(&m->ops)) return -1;
     if (!(m->pdf = gsl_histogram_pdf_alloc(LATENCY_BINS))) return -1;
     if (!interval) return 0;
     return (m->iv_latency = latency_histogram()) ? 0 : -1;
@@ -26,8 +16,7 @@ int metrics_init(metrics *m, sim *s, const ftl *f, power_model *power, sim_time_
 
 void metrics_free(metrics *m)
 {
-    for (int op = 0; op < 3; op++)
-        if (m->latency[op]) gsl_histogram_free(m->latency[op]);
+    op_stats_free(&m->ops);
     if (m->iv_latency) gsl_histogram_free(m->iv_latency);
     if (m->pdf) gsl_histogram_pdf_free(m->pdf);
     free(m->rows);
@@ -35,27 +24,13 @@ void metrics_free(metrics *m)
 
 void metrics_reset(metrics *m)
 {
-    memset(m->completed, 0, sizeof m->completed);
-    memset(m->bytes, 0, sizeof m->bytes);
-    memset(m->latency_sum, 0, sizeof m->latency_sum);
-    for (int op = 0; op < 3; op++) gsl_histogram_reset(m->latency[op]);
-    memset(m->latency_max, 0, sizeof m->latency_max);
-}
-
-/* Every quantile, the run's and an interval's, comes from a histogram
- * through GSL's inverse CDF, which interpolates linearly inside the
- * (narrow) bin. NAN for an empty histogram. */
-static double histogram_quantile(gsl_histogram_pdf *pdf, const gsl_histogram *h, double q)
-{
-    if (gsl_histogram_sum(h) <= 0) return NAN;
-    return gsl_histogram_pdf_init(pdf, h) ? NAN : gsl_histogram_pdf_sample(pdf, q);
+    op_stats_reset(&m->ops);
 }
 
 /* The maximum is exact. */
 double metrics_quantile(const metrics *m, ssdlab_op op, double q)
 {
-    if (q >= 1 && m->completed[op]) return (double)m->latency_max[op];
-    return histogram_quantile(m->pdf, m->latency[op], q);
+    return op_stats_quantile(&m->ops, m->pdf, op, q);
 }
 
 /* --- the time series ------------------------------------------------------- */
@@ -227,11 +202,7 @@ void metrics_completed(void *ctx, const ssdlab_request *r)
 {
     metrics *m = ctx;
     uint64_t lat = r->finish - r->arrival;
-    m->completed[r->op]++;
-    m->bytes[r->op] += r->bytes;
-    m->latency_sum[r->op] += (double)lat;
-    m->latency[r->op]->bin[latency_bin(lat)] += 1;
-    if (lat > m->latency_max[r->op]) m->latency_max[r->op] = lat;
+    op_stats_add(&m->ops, r, lat);
     interval_completed(m, r, lat);
     if (m->observe.request) m->observe.request(m->observe.ctx, r);
 }

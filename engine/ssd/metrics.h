@@ -13,40 +13,17 @@
 
 #include "ftl.h"
 #include "observe.h"
+#include "opstats.h"
 #include "power.h"
 #include "sim.h"
 #include "ssdlab.h"
-
-/* Latency bins as in HdrHistogram: exact below 64 ns, then 64 bins per
- * octave (at most 1.6 % wide) up to 2^42 ns (73 minutes). The index comes
- * from the bits of the latency, not from a search or a logarithm. */
-enum { SUB_BITS = 6, SUB = 1 << SUB_BITS, TOP_BIT = 42, LATENCY_BINS = (TOP_BIT - SUB_BITS + 1) * SUB };
-
-static inline size_t latency_bin(uint64_t ns)
-{
-    if (ns < SUB) return ns;
-    int msb = 63 - __builtin_clzll(ns);
-    size_t i = (size_t)(msb - SUB_BITS + 1) * SUB + ((ns >> (msb - SUB_BITS)) & (SUB - 1));
-    return i < LATENCY_BINS ? i : LATENCY_BINS - 1;
-}
-
-static inline double latency_bin_start(size_t i)
-{
-    if (i < SUB) return (double)i;
-    int msb = (int)(i / SUB) + SUB_BITS - 1;
-    return ldexp((double)(SUB + i % SUB), msb - SUB_BITS);
-}
 
 typedef struct metrics {
     sim *s;
     const ssd_params *p;
     const ftl *f;
     power_model *power;
-    /* per-request statistics since the last reset */
-    uint64_t completed[3], bytes[3];
-    double latency_sum[3];
-    gsl_histogram *latency[3];
-    uint64_t latency_max[3]; /* ns */
+    op_stats ops; /* per-request statistics since the last reset */
     /* the time series */
     sim_time_t interval, interval_end;
     gsl_histogram *iv_latency; /* latencies of the current interval, in the same bins */

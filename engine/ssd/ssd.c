@@ -167,12 +167,14 @@ void ssd_free(ssd *d)
 /* --- the public face -------------------------------------------------------- */
 
 int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx) { return hil_submit(&d->h, r, done, ctx); }
+
+void ssd_set_queue_class(ssd *d, uint32_t queue, int cls) { arbiter_set_class(&d->h.arb, queue, (queue_class)cls); }
 const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }
 uint64_t ssd_submitted(const ssd *d) { return d->h.submitted; }
 uint32_t ssd_outstanding(const ssd *d) { return d->h.outstanding; }
-const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->m.latency[op]; }
+const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->m.ops.latency[op]; }
 double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q) { return metrics_quantile(&d->m, op, q); }
 
 /* Bytes, not units: a write that covers part of a mapping unit programs
@@ -197,9 +199,9 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
 {
     memset(s, 0, sizeof *s);
     for (int op = 0; op < 3; op++) {
-        s->completed[op] = d->m.completed[op];
-        s->bytes[op] = d->m.bytes[op];
-        s->latency_sum_ns[op] = d->m.latency_sum[op];
+        s->completed[op] = d->m.ops.completed[op];
+        s->bytes[op] = d->m.ops.bytes[op];
+        s->latency_sum_ns[op] = d->m.ops.latency_sum[op];
     }
     s->host_units_written = d->f.units_written[STREAM_HOST] - d->host_units0;
     s->gc_units_written = d->f.units_written[STREAM_GC] - d->gc_units0;

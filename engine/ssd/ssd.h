@@ -34,6 +34,9 @@ void ssd_free(ssd *d);
  * Returns -1 (and sets nothing) for a request outside the drive, without
  * bytes or on a queue the drive does not have. */
 int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
+/* The priority class (0 urgent, 1 high, 2 medium, 3 low) the wrr arbiter
+ * gives a submission queue below host.queues, as a tenant creates it. */
+void ssd_set_queue_class(ssd *d, uint32_t queue, int cls);
 
 const ssd_params *ssd_params_of(const ssd *d);
 ftl *ssd_ftl(ssd *d);

@@ -810,3 +810,31 @@ Test(cli, workers_on_queues_of_their_own)
                 "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set workload.queue=3 --set workload.requests=10");
     remove_dir(dir);
 }
+
+/* Workers as tenants: each reported on its own line and in /tenants. Two
+ * readers on queues of their own, high (weight 4) and low, share a drive
+ * whose controller holds 8 commands: they are served 4 to 1, so 20,000
+ * and 5,000 reads end together, the first at 4 times the second's IOPS. */
+Test(cli, tenants_side_by_side)
+{
+    char dir[] = "/tmp/ssdlab-tenants-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/w.yaml", dir);
+    FILE *f = fopen(path, "w");
+    fputs("phases:\n  - {name: hot, read_share: 1, requests: 20000, queue: 0, priority: high}\n"
+          "  - {name: cold, read_share: 1, requests: 5000, queue: 1, priority: low, with_previous: true}\n", f);
+    fclose(f);
+    output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set host.arbitration=wrr "
+                                   "--set host.wrr_weight_high=4 --set host.controller_commands=8 -w %s", path);
+    const char *hot = strstr(o->out, "  tenant hot          queue 0: 20000 requests in "), *cold = strstr(o->out, "  tenant cold         queue 1: 5000 requests in ");
+    cr_assert(hot && cold, "%s", o->out);
+    double hot_s, hot_iops, cold_s, cold_iops;
+    cr_assert_eq(sscanf(hot + 49, "%lf s, %lf IOPS", &hot_s, &hot_iops), 2, "%s", hot);
+    cr_assert_eq(sscanf(cold + 48, "%lf s, %lf IOPS", &cold_s, &cold_iops), 2, "%s", cold);
+    cr_assert_float_eq(hot_iops / cold_iops, 4.0, 0.04, "%.0f and %.0f IOPS", hot_iops, cold_iops);
+    cr_assert_float_eq(hot_s, cold_s, 0.01 * hot_s, "they end together: %.6f and %.6f s", hot_s, cold_s);
+    expect_exit(2, "key 'workload.priority' is high, but the phase has no queue of its own; expected workload.queue as well",
+                "run " SMALL_DRIVE " --set host.interface=nvme --set workload.priority=high --set workload.requests=10");
+    remove_dir(dir);
+}

@@ -254,8 +254,28 @@ def scoring(ssdlab, source, tmp):
     check(abs(s["busy_s"] - total) < 1e-12 and s["busy_s"] > 0, f"isolated reads: busy {s['busy_s']} s, latencies {total} s")
 
 
+def tenants(ssdlab, source, tmp):
+    """Two workers on queues of their own: /tenants holds one row each,
+    in the group's /summary row, whose requests and bytes they share."""
+    wl, out = os.path.join(tmp, "w.yaml"), os.path.join(tmp, "t.h5")
+    with open(wl, "w") as f:
+        f.write("phases:\n  - {name: reader, read_share: 1, requests: 3000, queue: 0}\n"
+                "  - {name: writer, read_share: 0, requests: 1000, queue: 1, with_previous: true}\n")
+    cmd = [ssdlab, "run", "-d", os.path.join(source, "models/drives/example-sata-480.yaml"), "-w", wl, "-o", out,
+           "--set", "host.interface=nvme", "--set", "host.queues=2"] + SMALL
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with h5py.File(out, "r") as f:
+        t, s = f["tenants"][:], f["summary"][:]
+    check([x.decode() for x in t["tenant"]] == ["reader", "writer"], f"tenant names {t['tenant']}")
+    check(list(t["summary_row"]) == [0, 0] and list(t["queue"]) == [0, 1], "their group and queues")
+    check(list(t["reads"]) == [3000, 0] and list(t["writes"]) == [0, 1000], f"requests {t['reads']} {t['writes']}")
+    check(t["bytes_read"].sum() == s["bytes_read"][0] and t["bytes_written"].sum() == s["bytes_written"][0],
+          "the tenants' bytes add up to the group's")
+    check(np.all(t["read_lat_us"][0][1:] >= t["read_lat_us"][0][1]) and t["read_lat_us"][0][0] > 0, "reader's latencies")
+
+
 def main(ssdlab, source):
-    for part in (layout, determinism, plots, scoring):
+    for part in (layout, determinism, plots, scoring, tenants):
         with tempfile.TemporaryDirectory() as tmp:
             part(ssdlab, source, tmp)
     print(f"results: {len(failures)} failed")

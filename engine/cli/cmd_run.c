@@ -21,6 +21,9 @@ static const char help[] =
     "                       per-die counters, latency histograms) to an HDF5 file;\n"
     "                       a directory: DRIVE_WORKLOAD_sSEED.h5 inside it\n"
     "      --requests       also record every request in the result (/requests)\n"
+    "      --alone          run each worker of a group by itself first: each tenant's\n"
+    "                       slowdown (its mean latency shared over alone) and the\n"
+    "                       group's fairness (the lowest slowdown over the highest)\n"
     "      --no-progress    no progress line (it shows only when stderr is a terminal)\n"
     "      --time-unit U    a DiskSim/MQSim trace's time unit (workload.trace_time_unit): ns, us, ms\n"
     "      --columns MAP    a CSV/TSV trace's column map (workload.trace_columns), e.g.\n"
@@ -56,7 +59,7 @@ static char *result_path(const char *output, const cfg *c, const char *workload_
 
 typedef struct run_options {
     const char *timeseries, *output;
-    bool check, log_requests, progress;
+    bool check, log_requests, progress, alone;
 } run_options;
 
 /* Parses the command line; returns -1 to go on, or an exit status. */
@@ -66,7 +69,7 @@ static int parse_run_options(int argc, char **argv, cli_config_args *args, run_o
         CLI_CONFIG_OPTIONS, {"check", no_argument, NULL, OPT_CHECK}, {"timeseries", required_argument, NULL, OPT_TIMESERIES},
         {"output", required_argument, NULL, 'o'}, {"requests", no_argument, NULL, OPT_REQUESTS},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS}, {"time-unit", required_argument, NULL, OPT_TIME_UNIT},
-        {"columns", required_argument, NULL, OPT_COLUMNS}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"columns", required_argument, NULL, OPT_COLUMNS}, {"alone", no_argument, NULL, OPT_ALONE}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     static char time_unit[128], columns[600]; /* --time-unit, --columns: the --set each stands for, alive while args is */
     *o = (run_options){.progress = true};
     int opt;
@@ -76,6 +79,7 @@ static int parse_run_options(int argc, char **argv, cli_config_args *args, run_o
         else if (opt == OPT_TIMESERIES) o->timeseries = optarg;
         else if (opt == OPT_REQUESTS) o->log_requests = true;
         else if (opt == OPT_NO_PROGRESS) o->progress = false;
+        else if (opt == OPT_ALONE) o->alone = true;
         else if (opt == 'o') o->output = optarg;
         else if (opt == OPT_TIME_UNIT) {
             snprintf(time_unit, sizeof time_unit, "workload.trace_time_unit=%s", optarg);
@@ -107,7 +111,7 @@ int cmd_run(int argc, char **argv)
     char *output = c && o.output ? result_path(o.output, c, args.workload) : NULL;
     run_request rq = {.config = c, .phases = phases, .phase_count = phase_count, .drive_label = args.drive,
                       .output = output, .timeseries = o.timeseries, .log_requests = o.log_requests,
-                      .progress = o.progress, .check = o.check, .argc = argc, .argv = argv, .log = stdout};
+                      .progress = o.progress, .check = o.check, .alone = o.alone, .argc = argc, .argv = argv, .log = stdout};
     rc = c ? runner_run(&rq) : EXIT_BAD_INPUT;
     cli_config_args_free(&args);
     free(output);

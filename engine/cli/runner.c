@@ -16,6 +16,7 @@
 #include "ssd.h"
 #include "workload.h"
 #include "workload_keys.h"
+#include "tenant_report.h"
 
 /* Where the drive's time series and requests go as the run goes: the
  * HDF5 result and a CSV file, each optional. */
@@ -196,53 +197,19 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
                r->requests ? 100.0 * (double)st.map_misses / (double)r->requests : 0.0, (unsigned long long)st.map_writebacks);
 }
 
-/* A tenant's latencies of op, in us, as a /summary row holds them. */
-static void tenant_latencies(const tenant_stats *t, ssdlab_op op, double out[LAT_FIELDS])
+/* Phases i .. i+group-1 as workers running at the same time; for a
+ * worker's run alone (rq->alone_worker in the group), that worker only. */
+static int run_workers(const run_request *rq, sim *s, ssd *d, cfg **phases, size_t group, size_t index, uint64_t *requests,
+                       results_writer *h5, progress *pr)
 {
-    static const double q[LAT_FIELDS] = {0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1};
-    const op_stats *s = &t->ops;
-    out[LAT_MEAN] = s->completed[op] ? s->latency_sum[op] / (double)s->completed[op] / 1000.0 : NAN;
-    for (int i = LAT_P50; i < LAT_FIELDS; i++) out[i] = op_stats_quantile(s, NULL, op, q[i]) / 1000.0;
-}
-
-static tenant_row tenant_row_of(const cfg *c, const tenant_stats *t, size_t k)
-{
-    tenant_row row = {.queue = (int32_t)cfg_int(c, "workload.queue"), .reads = t->ops.completed[SSDLAB_READ],
-                      .writes = t->ops.completed[SSDLAB_WRITE], .trims = t->ops.completed[SSDLAB_TRIM],
-                      .bytes_read = t->ops.bytes[SSDLAB_READ], .bytes_written = t->ops.bytes[SSDLAB_WRITE],
-                      .seconds = tenant_stats_seconds(t)};
-    const char *name = cfg_str(c, "workload.name");
-    if (name[0]) snprintf(row.tenant, sizeof row.tenant, "%s", name);
-    else snprintf(row.tenant, sizeof row.tenant, "worker %zu", k + 1);
-    uint64_t n = row.reads + row.writes + row.trims;
-    row.iops = row.seconds > 0 ? (double)n / row.seconds : 0;
-    row.mib_per_s = row.seconds > 0 ? (double)(row.bytes_read + row.bytes_written) / row.seconds / 1048576.0 : 0;
-    tenant_latencies(t, SSDLAB_READ, row.read_lat_us);
-    tenant_latencies(t, SSDLAB_WRITE, row.write_lat_us);
-    return row;
-}
-
-/* Each worker of a group as a tenant, side by side: the log's lines and
- * the result's /tenants rows. */
-static void report_tenants(FILE *log, workload *const *w, cfg *const *phases, size_t group, results_writer *h5)
-{
-    for (size_t k = 0; k < group; k++) {
-        tenant_row row = tenant_row_of(phases[k], workload_tenant(w[k]), k);
-        char queue[24] = "queues spread";
-        if (row.queue >= 0) snprintf(queue, sizeof queue, "queue %d", row.queue);
-        fprintf(log, "  tenant %-12s %s: %llu requests in %.6f s, %.0f IOPS, %.1f MiB/s", row.tenant, queue,
-                (unsigned long long)(row.reads + row.writes + row.trims), row.seconds, row.iops, row.mib_per_s);
-        if (row.reads) fprintf(log, "; read mean %.1f us, p99 %.1f us", row.read_lat_us[LAT_MEAN], row.read_lat_us[LAT_P99]);
-        if (row.writes) fprintf(log, "; write mean %.1f us, p99 %.1f us", row.write_lat_us[LAT_MEAN], row.write_lat_us[LAT_P99]);
-        fprintf(log, "\n");
-        if (h5) results_add_tenant(h5, &row);
+    FILE *log = rq->log;
+    const cfg *base = rq->config;
+    size_t count = rq->phase_count;
+    bool alone = rq->alone_worker > index && rq->alone_worker <= index + group;
+    if (alone) {
+        phases += rq->alone_worker - 1 - index;
+        group = 1;
     }
-}
-
-/* Phases i .. i+group-1 as workers running at the same time. */
-static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases, size_t group, size_t index, size_t count,
-                       uint64_t *requests, results_writer *h5, progress *pr)
-{
     workload *w[64];
     char err[1024];
     int active = (int)group, rc = EXIT_OK;
@@ -293,7 +260,8 @@ static int run_workers(FILE *log, sim *s, ssd *d, const cfg *base, cfg **phases,
                               cli_wall_seconds() - wall0);
             results_add_phase(h5, d, &row, phases[0], base);
         }
-        report_tenants(log, w, phases, group, h5);
+        if (alone) *rq->alone_mean_us = tenant_mean_us(workload_tenant(w[0]));
+        else report_tenants(log, w, phases, group, rq->baseline_us ? rq->baseline_us + index : NULL, h5);
     }
     for (size_t k = 0; k < made; k++) workload_free(w[k]);
     return rc;
@@ -348,16 +316,20 @@ static int run_phase(FILE *log, cli_model *m, const cfg *base, const cfg *pc, bo
 
 /* Every phase in order; a phase and the ones marked with_previous after it
  * run together as workers. */
-static int run_phases(FILE *log, cli_model *m, const cfg *c, cfg **phases, size_t phase_count, uint64_t *requests, results_writer *h5,
-                      progress *pr)
+static int run_phases(const run_request *rq, cli_model *m, uint64_t *requests, results_writer *h5, progress *pr)
 {
+    FILE *log = rq->log;
+    const cfg *c = rq->config;
+    cfg **phases = rq->phases;
+    size_t phase_count = rq->phase_count;
     size_t runs = phase_count ? phase_count : 1;
     int rc = EXIT_OK;
     for (size_t i = 0; i < runs && rc == EXIT_OK && !interrupted && !sim_failed(m->s);) {
         size_t group = 1;
         while (phase_count && i + group < phase_count && cfg_bool(phases[i + group], "workload.with_previous")) group++;
         if (group == 1) rc = run_phase(log, m, c, phase_count ? phases[i] : c, phase_count > 0, i, runs, requests, h5, pr);
-        else rc = run_workers(log, m->s, m->d, c, phases + i, group, i, phase_count, requests, h5, pr);
+        else rc = run_workers(rq, m->s, m->d, phases + i, group, i, requests, h5, pr);
+        if (rq->alone_worker > i && rq->alone_worker <= i + group) break; /* the worker alone is done */
         i += group;
     }
     return rc;
@@ -467,14 +439,52 @@ static int run_guarded(const run_request *rq, cli_model *m, run_outputs *out, ui
     progress_note(pr, "preconditioning (no simulated time passes)");
     workload_precondition(m->w);
     *precondition_end = cli_wall_seconds();
-    int rc = run_phases(rq->log, m, rq->config, rq->phases, rq->phase_count, requests, out->h5, pr);
+    int rc = run_phases(rq, m, requests, out->h5, pr);
     oom_leave(&f);
     oom_reserve(0);
     return rc;
 }
 
+static bool in_group(const run_request *rq, size_t p)
+{
+    return (p > 0 && cfg_bool(rq->phases[p], "workload.with_previous")) ||
+           (p + 1 < rq->phase_count && cfg_bool(rq->phases[p + 1], "workload.with_previous"));
+}
+
+/* --alone: each worker of each group run by itself (the phases before its
+ * group as they are), for the mean latency its slowdown is measured
+ * against. NULL when a run fails (its status in *rc). */
+static double *alone_baselines(const run_request *rq, int *rc)
+{
+    double *alone = malloc((rq->phase_count ? rq->phase_count : 1) * sizeof *alone);
+    FILE *quiet = fopen("/dev/null", "w");
+    *rc = alone && quiet ? EXIT_OK : EXIT_FAILED;
+    for (size_t p = 0; p < rq->phase_count && *rc == EXIT_OK; p++) {
+        alone[p] = NAN;
+        if (!in_group(rq, p)) continue;
+        run_request one = {.config = rq->config, .phases = rq->phases, .phase_count = rq->phase_count, .drive_label = rq->drive_label,
+                           .argc = rq->argc, .argv = rq->argv, .log = quiet, .alone_worker = p + 1, .alone_mean_us = &alone[p]};
+        *rc = runner_run(&one);
+    }
+    if (quiet) fclose(quiet);
+    if (*rc == EXIT_OK) return alone;
+    free(alone);
+    return NULL;
+}
+
 int runner_run(const run_request *rq)
 {
+    if (rq->alone) {
+        int rc;
+        double *alone = alone_baselines(rq, &rc);
+        if (!alone) return rc;
+        run_request shared = *rq;
+        shared.alone = false;
+        shared.baseline_us = alone;
+        rc = runner_run(&shared);
+        free(alone);
+        return rc;
+    }
     const cfg *c = rq->config;
     FILE *log = rq->log;
     char err[1024];

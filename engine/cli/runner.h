@@ -22,6 +22,13 @@ typedef struct run_request {
     int argc;              /* the command line, recorded in /meta */
     char **argv;
     FILE *log;             /* where the phase reports go */
+    bool alone;            /* --alone: each worker of a group also runs by itself first, for its slowdown */
+    /* set by runner_run for a worker's run alone: run up to the phase
+     * alone_worker - 1 (0: no such run), of its group only that worker,
+     * and leave its mean latency (us) in *alone_mean_us */
+    size_t alone_worker;
+    double *alone_mean_us;
+    const double *baseline_us; /* per phase: the worker's mean latency alone (NAN: none) */
 } run_request;
 
 /* Returns an exit status (cli.h); EXIT_INTERRUPTED after SIGINT/SIGTERM. */

@@ -35,6 +35,10 @@ typedef struct tenant_row {
     double seconds, iops, mib_per_s; /* over its own measured part */
     double read_lat_us[LAT_FIELDS];
     double write_lat_us[LAT_FIELDS];
+    /* with ssdlab run --alone (NAN without): its mean latency (reads and
+     * writes) alone on the drive, shared over alone, and its group's
+     * lowest slowdown over its highest (MQSim's fairness) */
+    double alone_mean_us, slowdown, fairness;
 } tenant_row;
 
 #endif

@@ -758,6 +758,20 @@ Test(cli, file_size_limit_on_traces_and_csv)
     remove_dir(dir);
 }
 
+/* Writes `text` to DIR/NAME (a workload file) and returns its path. */
+static const char *file_in(const char *dir, const char *name, const char *text)
+{
+    static char paths[2][256];
+    static int next;
+    char *path = paths[next++ % 2];
+    snprintf(path, 256, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
 /* A key the kind of its phase would ignore is refused, naming the phase
  * and where the key was set; a key at the workload's top is inherited by
  * every phase, and refused only when no phase uses it. */
@@ -765,49 +779,19 @@ Test(cli, keys_that_a_phase_would_ignore_are_refused)
 {
     char dir[] = "/tmp/ssdlab-keys-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char path[128];
-    snprintf(path, sizeof path, "%s/w.yaml", dir);
-    FILE *f = fopen(path, "w");
-    fputs("phases:\n  - {name: rest, phase: idle, duration: 10ms, queue_depth: 4}\n", f);
-    fclose(f);
+    const char *path = file_in(dir, "w.yaml", "phases:\n  - {name: rest, phase: idle, duration: 10ms, queue_depth: 4}\n");
     expect_exit(2, "phase 1: key 'workload.queue_depth' (", "run " SMALL_DRIVE " -w %s", path);
     expect_exit(2, "w.yaml:2:60) does not apply to a phase of kind idle, which would ignore it", "run " SMALL_DRIVE " -w %s", path);
-    f = fopen(path, "w");
-    fputs("workload:\n  queue_depth: 4\nphases:\n  - {name: rest, phase: idle, duration: 10ms}\n  - {name: io, requests: 50}\n", f);
-    fclose(f);
+    path = file_in(dir, "w.yaml", "workload:\n  queue_depth: 4\nphases:\n  - {name: rest, phase: idle, duration: 10ms}\n  - {name: io, requests: 50}\n");
     output *o = expect_exit(0, "", "run " SMALL_DRIVE " -w %s", path);
     cr_assert(strstr(o->out, "phase 2 of 2 (io): io"), "%s", o->out);
-    f = fopen(path, "w");
-    fputs("workload:\n  time_scale: 2\nphases:\n  - {name: rest, phase: idle, duration: 10ms}\n", f);
-    fclose(f);
+    path = file_in(dir, "w.yaml", "workload:\n  time_scale: 2\nphases:\n  - {name: rest, phase: idle, duration: 10ms}\n");
     expect_exit(2, "key 'workload.time_scale' (", "run " SMALL_DRIVE " -w %s", path);
     expect_exit(2, "w.yaml:2:15) is set for the whole workload, and none of its phases uses it", "run " SMALL_DRIVE " -w %s", path);
     expect_exit(2, "key 'workload.queue_depth' (--set) does not apply to a phase of kind timed replay",
                 "run " SMALL_DRIVE " --set workload.source=trace --set workload.trace=tests/data/traces/msr_wdev_1.csv "
                 "--set workload.queue_depth=4");
     expect_exit(2, "key 'workload.time_scale' (--set) applies to trace replays only", "run " SMALL_DRIVE " --set workload.time_scale=2");
-    remove_dir(dir);
-}
-
-/* Each worker a tenant on a queue of its own: two synthetic readers on
- * queues 0 and 1 of an NVMe drive under weighted round robin run; a queue
- * the drive lacks is refused. */
-Test(cli, workers_on_queues_of_their_own)
-{
-    char dir[] = "/tmp/ssdlab-queues-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    char path[128];
-    snprintf(path, sizeof path, "%s/w.yaml", dir);
-    FILE *f = fopen(path, "w");
-    fputs("phases:\n  - {name: a, read_share: 1, requests: 2000, queue: 0}\n"
-          "  - {name: b, read_share: 1, requests: 500, queue: 1, with_previous: true}\n", f);
-    fclose(f);
-    output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set host.arbitration=wrr "
-                                   "--set host.queue_classes=high,low --set host.wrr_weight_high=4 --set host.controller_commands=8 -w %s",
-                            path);
-    cr_assert(strstr(o->out, "run together as 2 workers"), "%s", o->out);
-    expect_exit(2, "key 'workload.queue' is 3, but the drive has 2 submission queues; expected 0 to 1, or -1",
-                "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set workload.queue=3 --set workload.requests=10");
     remove_dir(dir);
 }
 
@@ -819,12 +803,8 @@ Test(cli, tenants_side_by_side)
 {
     char dir[] = "/tmp/ssdlab-tenants-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char path[128];
-    snprintf(path, sizeof path, "%s/w.yaml", dir);
-    FILE *f = fopen(path, "w");
-    fputs("phases:\n  - {name: hot, read_share: 1, requests: 20000, queue: 0, priority: high}\n"
-          "  - {name: cold, read_share: 1, requests: 5000, queue: 1, priority: low, with_previous: true}\n", f);
-    fclose(f);
+    const char *path = file_in(dir, "w.yaml", "phases:\n  - {name: hot, read_share: 1, requests: 20000, queue: 0, priority: high}\n"
+          "  - {name: cold, read_share: 1, requests: 5000, queue: 1, priority: low, with_previous: true}\n");
     output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set host.arbitration=wrr "
                                    "--set host.wrr_weight_high=4 --set host.controller_commands=8 -w %s", path);
     const char *hot = strstr(o->out, "  tenant hot          queue 0: 20000 requests in "), *cold = strstr(o->out, "  tenant cold         queue 1: 5000 requests in ");
@@ -834,7 +814,48 @@ Test(cli, tenants_side_by_side)
     cr_assert_eq(sscanf(cold + 48, "%lf s, %lf IOPS", &cold_s, &cold_iops), 2, "%s", cold);
     cr_assert_float_eq(hot_iops / cold_iops, 4.0, 0.04, "%.0f and %.0f IOPS", hot_iops, cold_iops);
     cr_assert_float_eq(hot_s, cold_s, 0.01 * hot_s, "they end together: %.6f and %.6f s", hot_s, cold_s);
+    expect_exit(2, "key 'workload.queue' is 3, but the drive has 2 submission queues; expected 0 to 1, or -1",
+                "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set workload.queue=3 --set workload.requests=10");
     expect_exit(2, "key 'workload.priority' is high, but the phase has no queue of its own; expected workload.queue as well",
                 "run " SMALL_DRIVE " --set host.interface=nvme --set workload.priority=high --set workload.requests=10");
+    remove_dir(dir);
+}
+
+/* --alone: each tenant's slowdown is its mean latency shared over its mean
+ * latency alone, and alone is what a run of that phase by itself gives;
+ * the group's fairness is the lowest slowdown over the highest (checked
+ * by hand from the printed figures). */
+Test(cli, slowdown_and_fairness_by_hand)
+{
+    char dir[] = "/tmp/ssdlab-fair-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *both = file_in(dir, "both.yaml", "phases:\n  - {name: hot, read_share: 1, requests: 20000, queue: 0, priority: high}\n"
+                                                  "  - {name: cold, read_share: 1, requests: 10000, queue: 1, priority: low, with_previous: true}\n");
+    const char *hot_only = file_in(dir, "hot.yaml", "phases:\n  - {name: hot, read_share: 1, requests: 20000, queue: 0, priority: high}\n");
+    const char *nvme = SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set host.arbitration=wrr "
+                                   "--set host.wrr_weight_high=4 --set host.controller_commands=8";
+    output *o = expect_exit(0, "", "run %s -w %s", nvme, hot_only);
+    const char *line = strstr(o->out, "latency mean");
+    double alone_hot;
+    cr_assert(line && sscanf(line, "latency mean %lf", &alone_hot) == 1, "%s", o->out);
+    o = expect_exit(0, "", "run %s -w %s --alone", nvme, both);
+    double shared[2], alone[2], slowdown[2], fairness;
+    const char *at = o->out;
+    for (int k = 0; k < 2; k++) {
+        at = strstr(at, k ? "  tenant cold" : "  tenant hot");
+        cr_assert(at, "%s", o->out);
+        const char *mean = strstr(at, "read mean "), *slow = strstr(at, "; slowdown ");
+        cr_assert(mean && slow, "%s", at);
+        cr_assert_eq(sscanf(mean, "read mean %lf", &shared[k]), 1);
+        cr_assert_eq(sscanf(slow, "; slowdown %lf (alone %lf us)", &slowdown[k], &alone[k]), 2, "%s", slow);
+        at = slow;
+    }
+    cr_assert(sscanf(strstr(o->out, "  fairness ") + 11, "%lf", &fairness) == 1, "%s", o->out);
+    cr_assert_float_eq(alone[0], alone_hot, 0.051, "hot alone: %.1f us in --alone, %.1f us by itself", alone[0], alone_hot);
+    for (int k = 0; k < 2; k++)
+        cr_assert_float_eq(slowdown[k], shared[k] / alone[k], 0.001 * slowdown[k], "tenant %d: %.3f vs %.1f / %.1f", k, slowdown[k],
+                           shared[k], alone[k]);
+    cr_assert_gt(slowdown[1], slowdown[0], "the low-priority tenant slows down more");
+    cr_assert_float_eq(fairness, slowdown[0] / slowdown[1], 0.002, "fairness %.3f", fairness);
     remove_dir(dir);
 }

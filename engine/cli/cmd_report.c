@@ -64,6 +64,8 @@ typedef struct result_file {
     char *config; /* without its seed: files with equal ones are repeats */
     int group;
     trace_score score; /* /score; phases 0 without trace replays */
+    tenant_row *tenants; /* /tenants: the workers of its groups */
+    size_t tenant_count;
 } result_file;
 
 /* Drops the seed line from a configuration's YAML. */
@@ -92,6 +94,7 @@ static int load(result_file *f)
         return -1;
     }
     results_read_score(f->path, &f->score);
+    results_read_tenants(f->path, &f->tenants, &f->tenant_count);
     f->config = results_read_meta(f->path, "configuration");
     if (f->config) strip_seed(f->config);
     return 0;
@@ -177,12 +180,46 @@ static void print_phase(const result_file *files, int n, int groups, size_t p)
     }
 }
 
+static void cell(double v)
+{
+    if (isnan(v)) printf(" %12s", "-");
+    else printf(" %12.1f", v);
+}
+
+/* The tenants of phase row p in every file, side by side. */
+static void print_tenants(const result_file *files, int n, size_t p)
+{
+    bool any = false;
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < files[i].tenant_count; k++) {
+            const tenant_row *t = &files[i].tenants[k];
+            if (t->summary_row != p) continue;
+            if (!any)
+                printf("  tenants        %-14s %12s %12s %12s %12s %12s %12s %12s\n", "", "IOPS", "MiB/s", "read mean us", "read p99 us",
+                       "write mean us", "write p99 us", "slowdown");
+            any = true;
+            printf("    %c [%d]        %-14.14s", 'A' + files[i].group, i + 1, t->tenant);
+            cell(t->iops);
+            cell(t->mib_per_s);
+            cell(t->reads ? t->read_lat_us[LAT_MEAN] : NAN);
+            cell(t->reads ? t->read_lat_us[LAT_P99] : NAN);
+            cell(t->writes ? t->write_lat_us[LAT_MEAN] : NAN);
+            cell(t->writes ? t->write_lat_us[LAT_P99] : NAN);
+            if (isnan(t->slowdown)) printf(" %12s\n", "-");
+            else printf(" %12.3f\n", t->slowdown);
+            if (!isnan(t->fairness) && (k + 1 == files[i].tenant_count || files[i].tenants[k + 1].summary_row != p))
+                printf("    %c [%d]        fairness %.3f (lowest slowdown / highest)\n", 'A' + files[i].group, i + 1, t->fairness);
+        }
+}
+
 int cmd_report(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs("Usage: ssdlab report RESULT.h5 [RESULT.h5 ...]\n\n"
               "Prints the summary of each result file phase by phase: requests, IOPS, MiB/s,\n"
-              "latency percentiles, write amplification, erases, SLC-cache hits.\n"
+              "latency percentiles, write amplification, erases, SLC-cache hits; the workers\n"
+              "of a group as tenants side by side (with ssdlab run --alone, their slowdowns\n"
+              "and the group's fairness).\n"
               "Files whose configurations differ only in the seed are repeats and share a\n"
               "column: mean +- the half-width of its 95% confidence interval. With more than\n"
               "one column, the last columns give each one's difference from column A in percent.\n",
@@ -211,12 +248,16 @@ int cmd_report(int argc, char **argv)
     }
     if (rc == EXIT_OK) {
         for (int i = 0; i < n; i++) printf("%c [%d] %s (%s)\n", 'A' + files[i].group, i + 1, files[i].path, files[i].status);
-        for (size_t p = 0; p < most; p++) print_phase(files, n, groups, p);
+        for (size_t p = 0; p < most; p++) {
+            print_phase(files, n, groups, p);
+            print_tenants(files, n, p);
+        }
         print_scores(files, n, groups);
     }
     for (int i = 0; i < n; i++) {
         free(files[i].rows);
         free(files[i].config);
+        free(files[i].tenants);
     }
     return rc;
 }

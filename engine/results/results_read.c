@@ -120,3 +120,17 @@ int results_read_score(const char *path, trace_score *score)
     H5Fclose(file);
     return rc;
 }
+
+int results_read_tenants(const char *path, tenant_row **rows, size_t *count)
+{
+    *rows = NULL;
+    *count = 0;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return -1;
+    hid_t t = results_tenant_type();
+    int rc = H5Lexists(file, "/tenants", H5P_DEFAULT) > 0 ? read_records(file, "/tenants", t, sizeof **rows, 1000000, (void **)rows, count) : 0;
+    H5Tclose(t);
+    H5Fclose(file);
+    return rc;
+}

@@ -53,5 +53,8 @@ int results_read_parameters(const char *path, parameter_row **rows, size_t *coun
 /* Reads /score (all zero when the run replayed no trace). Returns 0, or -1
  * if the file is not a readable ssdlab result. */
 int results_read_score(const char *path, trace_score *score);
+/* Reads /tenants (allocated; none when the run had no workers). Returns 0,
+ * or -1 if the file is not a readable ssdlab result. */
+int results_read_tenants(const char *path, tenant_row **rows, size_t *count);
 
 #endif

@@ -838,7 +838,7 @@ Test(cli, slowdown_and_fairness_by_hand)
     const char *line = strstr(o->out, "latency mean");
     double alone_hot;
     cr_assert(line && sscanf(line, "latency mean %lf", &alone_hot) == 1, "%s", o->out);
-    o = expect_exit(0, "", "run %s -w %s --alone", nvme, both);
+    o = expect_exit(0, "", "run %s -w %s --alone -o %s/fair.h5", nvme, both, dir);
     double shared[2], alone[2], slowdown[2], fairness;
     const char *at = o->out;
     for (int k = 0; k < 2; k++) {
@@ -857,5 +857,11 @@ Test(cli, slowdown_and_fairness_by_hand)
                            shared[k], alone[k]);
     cr_assert_gt(slowdown[1], slowdown[0], "the low-priority tenant slows down more");
     cr_assert_float_eq(fairness, slowdown[0] / slowdown[1], 0.002, "fairness %.3f", fairness);
+    /* report shows them side by side, from /tenants */
+    char expect[160];
+    snprintf(expect, sizeof expect, "    A [1]        fairness %.3f (lowest slowdown / highest)", fairness);
+    o = expect_exit(0, "", "report %s/fair.h5", dir);
+    cr_assert(strstr(o->out, "    A [1]        hot    ") && strstr(o->out, "    A [1]        cold   ") && strstr(o->out, expect),
+              "%s", o->out);
     remove_dir(dir);
 }

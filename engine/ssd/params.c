@@ -1,7 +1,9 @@
 #include "params.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Defaults describe a plausible 4-channel SATA TLC drive (the example in
@@ -139,6 +141,9 @@ const cfg_key ssd_config_keys[] = {
     {"host.wrr_weight_high", CFG_UINT, NULL, "1", "1", "256", NULL, "wrr: commands per round from the high-priority queues."},
     {"host.wrr_weight_medium", CFG_UINT, NULL, "1", "1", "256", NULL, "wrr: commands per round from the medium-priority queues."},
     {"host.wrr_weight_low", CFG_UINT, NULL, "1", "1", "256", NULL, "wrr: commands per round from the low-priority queues."},
+    {"host.queue_depths", CFG_STRING, NULL, "", NULL, NULL, NULL,
+     "Commands each submission queue holds, from queue 0, separated by commas (at most 64; empty or 0: host.max_queue_depth): "
+     "queues of different sizes, as tenants create them."},
     {"host.queue_classes", CFG_STRING, NULL, "", NULL, NULL, NULL,
      "wrr: priority class of each submission queue from queue 0, separated by commas: urgent, high, medium or low "
      "(at most 64; queues not named are medium). Urgent queues are served before all others."},
@@ -322,6 +327,24 @@ static int load_queue_classes(ssd_params *p, const char *list, char *err, size_t
     return 0;
 }
 
+/* "32,8,,4": the size of each queue from 0 (empty or 0: max_queue_depth). */
+static int load_queue_depths(ssd_params *p, const char *list, char *err, size_t errlen)
+{
+    memset(p->queue_depth, 0, sizeof p->queue_depth);
+    uint32_t q = 0;
+    for (const char *at = list; *at; q++) {
+        char *end;
+        unsigned long v = isdigit((unsigned char)*at) ? strtoul(at, &end, 10) : 0;
+        if (!isdigit((unsigned char)*at)) end = (char *)at;
+        if ((*end && *end != ',') || v > 65536 || q >= 64 || q >= p->host_queues)
+            return fail(err, errlen, "key 'host.queue_depths': entry %u is not a depth of 0 to 65536 for one of the first "
+                        "host.queues queues; expected numbers separated by commas (at most 64)", q + 1);
+        p->queue_depth[q] = (uint32_t)v;
+        at = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     p->host = (host_kind)cfg_choice(c, "host.interface");
@@ -345,7 +368,8 @@ static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
     p->wrr_weight[1] = (uint32_t)cfg_uint(c, "host.wrr_weight_high");
     p->wrr_weight[2] = (uint32_t)cfg_uint(c, "host.wrr_weight_medium");
     p->wrr_weight[3] = (uint32_t)cfg_uint(c, "host.wrr_weight_low");
-    return load_queue_classes(p, cfg_str(c, "host.queue_classes"), err, errlen);
+    if (load_queue_classes(p, cfg_str(c, "host.queue_classes"), err, errlen)) return -1;
+    return load_queue_depths(p, cfg_str(c, "host.queue_depths"), err, errlen);
 }
 
 static void load_ftl(ssd_params *p, const cfg *c)

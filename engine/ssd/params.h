@@ -74,6 +74,7 @@ typedef struct ssd_params {
     uint32_t arbitration_burst;   /* commands taken from a queue in one turn */
     uint32_t wrr_weight[4];       /* commands per round: [1] high, [2] medium, [3] low ([0], urgent, is strict) */
     uint8_t queue_class[64];      /* class of the first 64 queues (0 urgent .. 3 low); the others are medium */
+    uint32_t queue_depth[64];     /* commands each of the first 64 queues holds; 0: max_queue_depth */
 
     /* firmware policy */
     uint32_t unit;           /* mapping unit, bytes */

@@ -196,3 +196,45 @@ Test(arbitration, served_shares_follow_the_weights)
     shares((const char *const[]){"host.arbitration=wrr", "host.queue_classes=urgent,low", NULL}, &share);
     cr_assert_gt(share, 0.999, "urgent takes all while it waits: %.6f", share);
 }
+
+/* Queues of their own sizes: with no window, each holds its own depth. */
+Test(arbiter, queues_of_different_depths)
+{
+    arbiter a;
+    cr_assert_eq(arbiter_init(&a, arbiter_policy_named("rr"), 2, 3, 0, 1, equal), 0);
+    arbiter_set_depth(&a, 1, 1);
+    fill_queues(&a, 2, 5);
+    uint32_t held[2] = {0, 0};
+    ssdlab_request *last1 = NULL;
+    for (ssdlab_request *r; (r = arbiter_fetch(&a));) {
+        held[r->queue]++;
+        if (r->queue == 1) last1 = r;
+    }
+    cr_assert_eq(held[0], 3);
+    cr_assert_eq(held[1], 1);
+    arbiter_done(&a, last1);
+    ssdlab_request *r = arbiter_fetch(&a);
+    cr_assert(r && r->queue == 1, "queue 1's place is free again");
+    cr_assert_null(arbiter_fetch(&a));
+    arbiter_free(&a);
+}
+
+/* host.queue_depths sizes the queues of a drive; a bad entry is refused. */
+Test(arbitration, queue_depths_key)
+{
+    cfg *c = cfg_create(ssdlab_schema());
+    cfg_set_override(c, "host.interface=nvme");
+    cfg_set_override(c, "host.queues=2");
+    cfg_set_override(c, "host.queue_depths=8,x");
+    ssd_params p;
+    char err[512];
+    cr_assert_eq(ssd_params_load(&p, c, err, sizeof err), -1);
+    cr_assert(strstr(err, "key 'host.queue_depths': entry 2 is not a depth of 0 to 65536"), "%s", err);
+    cfg_set_override(c, "host.queue_depths=8,,4");
+    cr_assert_eq(ssd_params_load(&p, c, err, sizeof err), -1, "three entries for two queues");
+    cfg_set_override(c, "host.queue_depths=8,0");
+    cr_assert_eq(ssd_params_load(&p, c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(p.queue_depth[0], 8);
+    cr_assert_eq(p.queue_depth[1], 0);
+    cfg_free(c);
+}

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool eligible(const arbiter *a, uint32_t q) { return a->waiting[q].head && a->outstanding[q] < a->depth; }
+static bool eligible(const arbiter *a, uint32_t q) { return a->waiting[q].head && a->outstanding[q] < a->depth[q]; }
 
 /* fifo: the oldest waiting command (the lowest id) first. */
 static long pick_fifo(arbiter *a)
@@ -72,15 +72,17 @@ const arbiter_policy *arbiter_policy_named(const char *name)
 int arbiter_init(arbiter *a, const arbiter_policy *policy, uint32_t queues, uint32_t depth, uint32_t window, uint32_t burst,
                  const uint32_t weight[CLASSES])
 {
-    *a = (arbiter){.policy = policy, .queues = queues, .depth = depth, .window = window, .burst = burst ? burst : 1,
+    *a = (arbiter){.policy = policy, .queues = queues, .window = window, .burst = burst ? burst : 1,
                    .current = -1};
     memcpy(a->weight, weight, sizeof a->weight);
     memcpy(a->credit, weight, sizeof a->credit);
     a->waiting = calloc(queues, sizeof *a->waiting);
     a->outstanding = calloc(queues, sizeof *a->outstanding);
     a->class_of = malloc(queues);
-    if (!a->waiting || !a->outstanding || !a->class_of) return -1;
+    a->depth = malloc(queues * sizeof *a->depth);
+    if (!a->waiting || !a->outstanding || !a->class_of || !a->depth) return -1;
     memset(a->class_of, CLASS_MEDIUM, queues);
+    for (uint32_t q = 0; q < queues; q++) a->depth[q] = depth;
     return 0;
 }
 
@@ -89,9 +91,12 @@ void arbiter_free(arbiter *a)
     free(a->waiting);
     free(a->outstanding);
     free(a->class_of);
+    free(a->depth);
 }
 
 void arbiter_set_class(arbiter *a, uint32_t queue, queue_class c) { a->class_of[queue] = (uint8_t)c; }
+
+void arbiter_set_depth(arbiter *a, uint32_t queue, uint32_t depth) { a->depth[queue] = depth; }
 
 ssdlab_request *arbiter_fetch(arbiter *a)
 {

@@ -40,7 +40,7 @@ struct arbiter {
     req_queue *waiting;       /* per queue, in arrival order */
     uint32_t *outstanding;    /* per queue: fetched, not yet complete */
     uint8_t *class_of;        /* per queue */
-    uint32_t depth;           /* host.max_queue_depth */
+    uint32_t *depth;          /* per queue: host.max_queue_depth, or its own (host.queue_depths) */
     uint32_t window;          /* host.controller_commands; 0: no limit */
     uint32_t in_controller;   /* fetched, not yet complete, all queues */
     uint32_t burst;           /* host.arbitration_burst */
@@ -60,6 +60,8 @@ int arbiter_init(arbiter *a, const arbiter_policy *policy, uint32_t queues, uint
                  const uint32_t weight[CLASSES]);
 void arbiter_free(arbiter *a);
 void arbiter_set_class(arbiter *a, uint32_t queue, queue_class c);
+/* The commands a queue holds (its size, set when it is created). */
+void arbiter_set_depth(arbiter *a, uint32_t queue, uint32_t depth);
 
 /* A command arrives in its queue. */
 static inline void arbiter_arrive(arbiter *a, ssdlab_request *r) { req_push(&a->waiting[r->queue], r); }

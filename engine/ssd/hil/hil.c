@@ -173,7 +173,10 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
     if (arbiter_init(&h->arb, &arbiter_policies[p->arbitration], p->host_queues, p->max_queue_depth, p->controller_commands,
                      p->arbitration_burst, p->wrr_weight))
         return -1;
-    for (uint32_t q = 0; q < p->host_queues && q < sizeof p->queue_class; q++) arbiter_set_class(&h->arb, q, p->queue_class[q]);
+    for (uint32_t q = 0; q < p->host_queues && q < sizeof p->queue_class; q++) {
+        arbiter_set_class(&h->arb, q, p->queue_class[q]);
+        if (p->queue_depth[q]) arbiter_set_depth(&h->arb, q, p->queue_depth[q]);
+    }
     h->on_fw_done = sim_register_handler(s, "hil.firmware_done", on_fw_done, h);
     h->on_data_in = sim_register_handler(s, "hil.data_in", on_data_in, h);
     h->on_complete = sim_register_handler(s, "hil.complete", on_complete, h);

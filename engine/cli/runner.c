@@ -309,6 +309,10 @@ static int run_phase(FILE *log, cli_model *m, const cfg *base, const cfg *pc, bo
                           cli_wall_seconds() - wall0);
         note_score(log, pc, &row);
         if (h5) results_add_phase(h5, m->d, &row, pc, base);
+        const tenant_stats *stats;
+        const uint32_t *ids;
+        uint32_t tenants = workload_device_tenants(w, &stats, &ids);
+        if (tenants) report_device_tenants(log, stats, ids, tenants, ssd_params_of(m->d)->host_queues, h5);
     }
     if (listed) workload_free(w);
     return rc;

@@ -15,21 +15,28 @@ static void tenant_latencies(const tenant_stats *t, ssdlab_op op, double out[LAT
     for (int i = LAT_P50; i < LAT_FIELDS; i++) out[i] = op_stats_quantile(s, NULL, op, q[i]) / 1000.0;
 }
 
-static tenant_row row_of(const cfg *c, const tenant_stats *t, size_t k)
+static tenant_row make_row(const char *name, int32_t queue, const tenant_stats *t)
 {
-    tenant_row row = {.queue = (int32_t)cfg_int(c, "workload.queue"), .reads = t->ops.completed[SSDLAB_READ],
+    tenant_row row = {.queue = queue, .reads = t->ops.completed[SSDLAB_READ],
                       .writes = t->ops.completed[SSDLAB_WRITE], .trims = t->ops.completed[SSDLAB_TRIM],
                       .bytes_read = t->ops.bytes[SSDLAB_READ], .bytes_written = t->ops.bytes[SSDLAB_WRITE],
                       .seconds = tenant_stats_seconds(t)};
-    const char *name = cfg_str(c, "workload.name");
-    if (name[0]) snprintf(row.tenant, sizeof row.tenant, "%s", name);
-    else snprintf(row.tenant, sizeof row.tenant, "worker %zu", k + 1);
+    snprintf(row.tenant, sizeof row.tenant, "%s", name);
     uint64_t n = row.reads + row.writes + row.trims;
     row.iops = row.seconds > 0 ? (double)n / row.seconds : 0;
     row.mib_per_s = row.seconds > 0 ? (double)(row.bytes_read + row.bytes_written) / row.seconds / 1048576.0 : 0;
     tenant_latencies(t, SSDLAB_READ, row.read_lat_us);
     tenant_latencies(t, SSDLAB_WRITE, row.write_lat_us);
     return row;
+}
+
+static tenant_row row_of(const cfg *c, const tenant_stats *t, size_t k)
+{
+    char name[64];
+    const char *given = cfg_str(c, "workload.name");
+    if (given[0]) snprintf(name, sizeof name, "%s", given);
+    else snprintf(name, sizeof name, "worker %zu", k + 1);
+    return make_row(name, (int32_t)cfg_int(c, "workload.queue"), t);
 }
 
 /* Mean latency (us) of a tenant's reads and writes together: what MQSim's
@@ -80,4 +87,17 @@ void report_tenants(FILE *log, workload *const *w, cfg *const *phases, size_t gr
         if (h5) results_add_tenant(h5, &rows[k]);
     }
     if (alone_us) fprintf(log, "  fairness %.3f (the lowest slowdown over the highest; each tenant alone: ssdlab run --alone)\n", rows[0].fairness);
+}
+
+void report_device_tenants(FILE *log, const tenant_stats *stats, const uint32_t *ids, uint32_t n, uint32_t queues,
+                           results_writer *h5)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "device %u", ids[k]);
+        tenant_row row = make_row(name, (int32_t)(k % queues), &stats[k]);
+        row.alone_mean_us = row.slowdown = row.fairness = NAN;
+        print_row(log, &row);
+        if (h5) results_add_tenant(h5, &row);
+    }
 }

@@ -14,4 +14,9 @@ double tenant_mean_us(const tenant_stats *t);
  * group's fairness follow. */
 void report_tenants(FILE *log, workload *const *w, cfg *const *phases, size_t group, const double *alone_us, results_writer *h5);
 
+/* A trace replay's devices as tenants (workload.tenants=devices): one
+ * line and /tenants row each, in the last phase row added. */
+void report_device_tenants(FILE *log, const tenant_stats *stats, const uint32_t *ids, uint32_t n, uint32_t queues,
+                           results_writer *h5);
+
 #endif

@@ -1,6 +1,7 @@
 #include "replay.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "reqpool.h"
 #include "stats.h"
 #include "submit.h"
+#include "tenant.h"
 #include "trace.h"
 
 enum { MAX_DEVICES = 64 };
@@ -71,6 +73,8 @@ struct replay {
     trace_record next;
     bool have_next, trace_done, failed;
     uint64_t issued, completed, record_number, remapped, skipped;
+    tenant_stats *tenants; /* workload.tenants=devices: one per device, in order of appearance; or NULL */
+    uint32_t tenant_ids[STATS_DEVICES], tenant_count, queues;
     char err[600];
 };
 
@@ -214,6 +218,18 @@ static void start_measuring(replay *p)
     p->measure_start = sim_now(p->s);
     if (p->b.duration) p->stop_at = p->measure_start + p->b.duration;
     ssd_reset_stats(p->d);
+    for (uint32_t k = 0; p->tenants && k < STATS_DEVICES; k++) tenant_stats_reset(&p->tenants[k], p->measure_start);
+}
+
+/* A device's place among the tenants (the last place holds the devices
+ * past STATS_DEVICES). */
+static uint32_t tenant_of(replay *p, uint32_t device)
+{
+    for (uint32_t k = 0; k < p->tenant_count; k++)
+        if (p->tenant_ids[k] == device) return k;
+    if (p->tenant_count == STATS_DEVICES) return STATS_DEVICES - 1;
+    p->tenant_ids[p->tenant_count] = device;
+    return p->tenant_count++;
 }
 
 static bool limits_reached(const replay *p)
@@ -244,6 +260,11 @@ static void submit(replay *p, ssdlab_request *r)
 {
     static const ssdlab_op ops[] = {[TRACE_READ] = SSDLAB_READ, [TRACE_WRITE] = SSDLAB_WRITE, [TRACE_TRIM] = SSDLAB_TRIM};
     *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes};
+    if (p->tenants) { /* each device a tenant on a queue of its own */
+        uint32_t k = tenant_of(p, p->next.device);
+        r->user = (void *)(uintptr_t)(k + 1);
+        r->queue = k % p->queues;
+    }
     p->have_next = false;
     p->issued++;
     if (p->measuring) p->bytes_issued += r->bytes;
@@ -282,6 +303,7 @@ static void on_done(ssdlab_request *r, void *ctx)
 {
     replay *p = ctx;
     p->completed++;
+    if (p->tenants && p->measuring && r->user) tenant_stats_add(&p->tenants[(uintptr_t)r->user - 1], r);
     if (!p->measuring && p->completed == p->b.warmup) start_measuring(p);
     else if (p->measuring) {
         p->bytes_done += r->bytes;
@@ -452,6 +474,17 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
     return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
 }
 
+/* workload.tenants=devices: per-device statistics, allocated once. */
+static int open_tenants(replay *p, const cfg *c, char *err, size_t errlen)
+{
+    if (strcmp(cfg_str(c, "workload.tenants"), "devices")) return 0;
+    p->queues = ssd_params_of(p->d)->host_queues;
+    p->tenants = calloc(STATS_DEVICES, sizeof *p->tenants);
+    for (uint32_t k = 0; p->tenants && k < STATS_DEVICES; k++)
+        if (tenant_stats_init(&p->tenants[k])) return snprintf(err, errlen, "out of memory for the tenants' statistics"), -1;
+    return p->tenants ? 0 : (snprintf(err, errlen, "out of memory for the tenants' statistics"), -1);
+}
+
 replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
 {
     replay *p = calloc(1, sizeof *p);
@@ -467,7 +500,7 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : !strcmp(map, "compact") ? MAP_COMPACT : MAP_ERROR;
     p->layout = (device_layout)cfg_choice(c, "workload.device_layout");
     if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) || read_bounds(p, c, err, errlen) ||
-        read_source(p, c, err, errlen) || open_source(p, err, errlen)) {
+        read_source(p, c, err, errlen) || open_source(p, err, errlen) || open_tenants(p, c, err, errlen)) {
         replay_free(p);
         return NULL;
     }
@@ -481,8 +514,18 @@ void replay_free(replay *p)
     trace_close(p->t);
     footprint_free(&p->fp);
     reqpool_free(&p->pool);
+    for (uint32_t k = 0; p->tenants && k < STATS_DEVICES; k++) tenant_stats_free(&p->tenants[k]);
+    free(p->tenants);
     free(p);
 }
+
+uint32_t replay_tenants(const replay *p, const tenant_stats **stats, const uint32_t **ids)
+{
+    *stats = p->tenants;
+    *ids = p->tenant_ids;
+    return p->tenants ? p->tenant_count : 0;
+}
+
 
 static double share(double done, double whole) { return whole > 0 ? done / whole : -1; }
 
@@ -508,6 +551,7 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
     ssd_reset_stats(p->d);
     p->start = p->measure_start = sim_now(p->s);
     p->measuring = p->b.warmup == 0;
+    for (uint32_t k = 0; p->measuring && p->tenants && k < STATS_DEVICES; k++) tenant_stats_reset(&p->tenants[k], sim_now(p->s));
     if (p->measuring && p->b.duration) p->stop_at = p->start + p->b.duration;
     if (p->timed) {
         schedule_next_arrival(p);

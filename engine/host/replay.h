@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "ssd.h"
+#include "tenant.h"
 
 typedef struct replay replay;
 
@@ -26,6 +27,9 @@ void replay_free(replay *p);
  * of any bound (requests, duration, bytes, drive writes), whichever is
  * furthest; -1 when none is known. */
 double replay_progress(const replay *p);
+/* workload.tenants=devices: the devices seen (ids) and what each saw, in
+ * order of appearance; 0 otherwise. */
+uint32_t replay_tenants(const replay *p, const tenant_stats **stats, const uint32_t **ids);
 /* Runs the whole trace. Returns 0, or -1 with a message (bad record,
  * offset past the drive with workload.lba_map=error) in err. */
 int replay_run(replay *p, replay_result *r, char *err, size_t errlen);

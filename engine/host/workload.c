@@ -33,6 +33,10 @@ const cfg_key workload_config_keys[] = {
     {"workload.priority", CFG_ENUM, NULL, "queue", NULL, NULL, "queue|urgent|high|medium|low",
      "Priority class of the phase's own queue (workload.queue) under host.arbitration=wrr, as a tenant creates its "
      "queue; queue: the class host.queue_classes gives it."},
+    {"workload.tenants", CFG_ENUM, NULL, "workers", NULL, NULL, "workers|devices",
+     "Who the tenants are: workers (each phase marked with_previous and the one before it), or, on a trace replay, "
+     "devices: each device (disk, volume, ASU) of the trace a tenant on submission queue (its order of appearance) "
+     "modulo host.queues, reported side by side."},
     {"workload.queue", CFG_INT, NULL, "-1", "-1", "65534", NULL,
      "Submission queue of every request of the phase (below host.queues), as a tenant with a queue of its own; "
      "-1: closed-loop slots spread over the queues, one thread per queue (open loop: queue 0)."},
@@ -390,6 +394,11 @@ int workload_join(workload *w, int *active)
 }
 
 const tenant_stats *workload_tenant(const workload *w) { return w->is_tenant ? &w->tenant : NULL; }
+
+uint32_t workload_device_tenants(const workload *w, const tenant_stats **stats, const uint32_t **ids)
+{
+    return w->trace ? replay_tenants(w->trace, stats, ids) : 0;
+}
 
 void workload_start(workload *w)
 {

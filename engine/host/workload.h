@@ -34,6 +34,9 @@ bool workload_can_join(const workload *w);
 int workload_join(workload *w, int *active); /* -1 when memory runs out */
 /* What a worker saw, as a tenant (NULL for a phase run alone). */
 const tenant_stats *workload_tenant(const workload *w);
+/* A trace replay with workload.tenants=devices: its devices as tenants
+ * (see replay_tenants); 0 otherwise. */
+uint32_t workload_device_tenants(const workload *w, const tenant_stats **stats, const uint32_t **ids);
 void workload_start(workload *w);
 
 /* How far the phase has come towards its stop condition, 0 to 1; -1 when

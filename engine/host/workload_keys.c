@@ -73,7 +73,7 @@ static const struct {
     {"workload.blkparse_event", FOR_REPLAY}, {"workload.replay", FOR_REPLAY},        {"workload.devices", FOR_REPLAY},
     {"workload.device_layout", FOR_REPLAY}, {"workload.lba_map", FOR_REPLAY},        {"workload.start_record", FOR_REPLAY},
     {"workload.start_time", FOR_REPLAY},   {"workload.loop", FOR_REPLAY},            {"workload.pcmark8_app", FOR_REPLAY},
-    {"workload.pcmark8_seed", FOR_REPLAY},
+    {"workload.pcmark8_seed", FOR_REPLAY}, {"workload.tenants", FOR_REPLAY},
 };
 
 static unsigned kind_of(const cfg *c, const char **name)

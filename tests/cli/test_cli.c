@@ -865,3 +865,23 @@ Test(cli, slowdown_and_fairness_by_hand)
               "%s", o->out);
     remove_dir(dir);
 }
+
+/* A trace's devices as tenants (workload.tenants=devices): each on a
+ * queue of its own, reported with exactly its requests of the trace
+ * (tests/data/traces/README.md: the six devices of MQSim's wsrch-small). */
+Test(cli, trace_devices_as_tenants)
+{
+    char dir[] = "/tmp/ssdlab-devten-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *path = file_in(dir, "w.yaml", "phases:\n  - {name: web, source: trace, trace: " SOURCE_DIR "/tests/data/traces/disksim_wsrch-small.trace,"
+                                              " trace_time_unit: 1ns, device_layout: concat, lba_map: scale, replay: afap,"
+                                              " queue_depth: 16, tenants: devices}\n");
+    output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=8 -w %s", path);
+    static const char *const lines[] = {"  tenant device 0     queue 0: 8340 requests", "  tenant device 1     queue 1: 8231 requests",
+                                        "  tenant device 2     queue 2: 8187 requests", "  tenant device 3     queue 3: 8 requests",
+                                        "  tenant device 4     queue 4: 7 requests",    "  tenant device 5     queue 5: 10 requests"};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) cr_assert(strstr(o->out, lines[i]), "%s not in %s", lines[i], o->out);
+    expect_exit(2, "key 'workload.tenants' (--set) applies to trace replays only",
+                "run " SMALL_DRIVE " --set workload.tenants=devices --set workload.requests=10");
+    remove_dir(dir);
+}

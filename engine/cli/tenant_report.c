@@ -84,7 +84,7 @@ void report_tenants(FILE *log, workload *const *w, cfg *const *phases, size_t gr
     set_fairness(rows, group, alone_us);
     for (size_t k = 0; k < group && k < 64; k++) {
         print_row(log, &rows[k]);
-        if (h5) results_add_tenant(h5, &rows[k]);
+        if (h5) results_add_tenant(h5, &rows[k], workload_tenant(w[k])->ops.latency[SSDLAB_READ], workload_tenant(w[k])->ops.latency[SSDLAB_WRITE]);
     }
     if (alone_us) fprintf(log, "  fairness %.3f (the lowest slowdown over the highest; each tenant alone: ssdlab run --alone)\n", rows[0].fairness);
 }
@@ -98,6 +98,6 @@ void report_device_tenants(FILE *log, const tenant_stats *stats, const uint32_t 
         tenant_row row = make_row(name, (int32_t)(k % queues), &stats[k]);
         row.alone_mean_us = row.slowdown = row.fairness = NAN;
         print_row(log, &row);
-        if (h5) results_add_tenant(h5, &row);
+        if (h5) results_add_tenant(h5, &row, stats[k].ops.latency[SSDLAB_READ], stats[k].ops.latency[SSDLAB_WRITE]);
     }
 }

@@ -180,6 +180,8 @@ struct results_writer {
     hid_t file;
     bool failed;
     table summary, timeseries, requests, latency[2]; /* latency: one row of bin counts per phase */
+    table tenant_latency[2]; /* /tenant_histograms: one row of bin counts per /tenants row */
+    bool tenant_histograms_made;
     bool log_requests, histograms_made;
     size_t phases;
     parameter_row *params; /* /meta/phase_parameters */
@@ -391,7 +393,8 @@ static herr_t write_nand(hid_t file, const ssd *d)
 static int close_all(results_writer *w)
 {
     int rc = 0;
-    table *tables[] = {&w->summary, &w->timeseries, &w->requests, &w->latency[0], &w->latency[1]};
+    table *tables[] = {&w->summary, &w->timeseries, &w->requests, &w->latency[0], &w->latency[1], &w->tenant_latency[0],
+                       &w->tenant_latency[1]};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (table_close(tables[i]) < 0) rc = -1;
     if (w->file > 0 && H5Fclose(w->file) < 0) rc = -1;
@@ -399,8 +402,26 @@ static int close_all(results_writer *w)
     return rc;
 }
 
-void results_add_tenant(results_writer *w, const tenant_row *row)
+static int make_tenant_histograms(results_writer *w, size_t bins)
 {
+    hid_t g = H5Gcreate2(w->file, "tenant_histograms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return -1;
+    const char *names[2] = {"read_counts", "write_counts"};
+    int rc = 0;
+    for (int op = 0; op < 2 && rc >= 0; op++)
+        rc = table_create(&w->tenant_latency[op], g, names[op], H5T_NATIVE_DOUBLE, bins, 1,
+                          "requests per bin of /histograms/bin_edges_ns; row i = /tenants row i");
+    H5Gclose(g);
+    w->tenant_histograms_made = true;
+    return rc;
+}
+
+void results_add_tenant(results_writer *w, const tenant_row *row, const gsl_histogram *read, const gsl_histogram *write)
+{
+    if (w->failed) return;
+    if (!w->tenant_histograms_made) check(w, make_tenant_histograms(w, read->n));
+    if (!w->failed) check(w, table_append(&w->tenant_latency[0], read->bin));
+    if (!w->failed) check(w, table_append(&w->tenant_latency[1], write->bin));
     if (w->failed) return;
     if (w->ntenants == w->tenants_cap) {
         size_t cap = w->tenants_cap ? 2 * w->tenants_cap : 16;

@@ -53,7 +53,7 @@ void results_request(results_writer *w, const ssdlab_request *r);
  * which the phase's configuration differs from the run's (base) go to
  * /meta/phase_parameters. Either configuration may be NULL. */
 /* A worker of the group whose phase row was added last, as a tenant. */
-void results_add_tenant(results_writer *w, const tenant_row *row);
+void results_add_tenant(results_writer *w, const tenant_row *row, const gsl_histogram *read, const gsl_histogram *write);
 void results_add_phase(results_writer *w, const ssd *d, const phase_summary *row, const cfg *phase, const cfg *base);
 /* Writes /meta and /nand, closes and renames the file, and frees w.
  * Returns 0, or -1 with a message in err; either way nothing is left under

@@ -266,6 +266,10 @@ def tenants(ssdlab, source, tmp):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with h5py.File(out, "r") as f:
         t, s = f["tenants"][:], f["summary"][:]
+        rh, wh = f["tenant_histograms/read_counts"][:], f["tenant_histograms/write_counts"][:]
+        bins = len(f["histograms/bin_edges_ns"]) - 1
+    check(rh.shape == (2, bins) and wh.shape == (2, bins), f"one histogram row per tenant: {rh.shape}")
+    check(list(rh.sum(axis=1)) == [3000, 0] and list(wh.sum(axis=1)) == [0, 1000], "each tenant's histogram counts its requests")
     check([x.decode() for x in t["tenant"]] == ["reader", "writer"], f"tenant names {t['tenant']}")
     check(list(t["summary_row"]) == [0, 0] and list(t["queue"]) == [0, 1], "their group and queues")
     check(list(t["reads"]) == [3000, 0] and list(t["writes"]) == [0, 1000], f"requests {t['reads']} {t['writes']}")

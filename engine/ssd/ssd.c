@@ -250,7 +250,10 @@ void ssd_reset_stats(ssd *d)
 void ssd_die_stats(const ssd *d, uint32_t die, ssd_die_counts *out)
 {
     const flash_die *ds = &d->fl.dies[die];
-    *out = (ssd_die_counts){ds->busy_ns, ds->reads, ds->programs, ds->erases};
+    /* busy time is counted when an operation starts, to its end: what lies
+     * past now has not happened yet */
+    sim_time_t now = sim_now(d->s), ahead = ds->busy_mark > now ? ds->busy_mark - now : 0;
+    *out = (ssd_die_counts){ds->busy_ns - (ahead < ds->busy_ns ? ahead : ds->busy_ns), ds->reads, ds->programs, ds->erases};
 }
 
 void ssd_metrics_tick(ssd *d, sim_time_t *next)

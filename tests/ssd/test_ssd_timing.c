@@ -630,6 +630,26 @@ Test(timing, per_die_counters)
     close_bench(&b);
 }
 
+/* Busy time is time that has passed: a write run ends when its last write
+ * is acknowledged from the buffer, with programs still under way, and no
+ * die may then count more busy time than the run's length. */
+Test(timing, die_busy_time_ends_now)
+{
+    bench b;
+    open_bench(&b, "workload.queue_depth=4", "workload.requests=300", "workload.read_share=0", "workload.warmup=0",
+               "workload.precondition=none");
+    run_bench(&b);
+    sim_time_t now = sim_now(b.s), busiest = 0;
+    for (uint32_t die = 0; die < 4; die++) {
+        ssd_die_counts dc;
+        ssd_die_stats(b.d, die, &dc);
+        if (dc.busy_ns > busiest) busiest = dc.busy_ns;
+    }
+    cr_assert_gt(busiest, 0);
+    cr_assert_leq(busiest, now, "a die busy %llu ns of %llu", (unsigned long long)busiest, (unsigned long long)now);
+    close_bench(&b);
+}
+
 /* NVMe submission queues: each holds host.max_queue_depth commands; more
  * wait at the host, queue by queue. */
 Test(timing, submission_queues_limit_outstanding_commands)

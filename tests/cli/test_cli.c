@@ -881,6 +881,20 @@ Test(cli, trace_devices_as_tenants)
                                         "  tenant device 2     queue 2: 8187 requests", "  tenant device 3     queue 3: 8 requests",
                                         "  tenant device 4     queue 4: 7 requests",    "  tenant device 5     queue 5: 10 requests"};
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) cr_assert(strstr(o->out, lines[i]), "%s not in %s", lines[i], o->out);
+    /* Alibaba's device ids and, through a column map, any column name the tenants */
+    path = file_in(dir, "a.yaml", "phases:\n  - {name: cloud, source: trace, trace: " SOURCE_DIR "/tests/data/traces/alibaba_handmade.csv,"
+                                  " device_layout: separate, replay: afap, tenants: devices}\n");
+    o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 -w %s", path);
+    cr_assert(strstr(o->out, "  tenant device 3     queue 0: 2 requests") && strstr(o->out, "  tenant device 5     queue 1: 1 requests"),
+              "%s", o->out);
+    const char *tsv = file_in(dir, "t.tsv", "0\tR\t0\t4096\tkv\t7\n10\tW\t8\t4096\tlog\t9\n20\tR\t16\t4096\tkv\t7\n");
+    char yaml[600];
+    snprintf(yaml, sizeof yaml, "phases:\n  - {name: mix, source: trace, trace: %s, trace_columns: 'time=1:us,op=2,offset=3:sector,"
+             "size=4,device=6', device_layout: overlay, replay: afap, tenants: devices}\n", tsv);
+    path = file_in(dir, "c.yaml", yaml);
+    o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 -w %s", path);
+    cr_assert(strstr(o->out, "  tenant device 7     queue 0: 2 requests") && strstr(o->out, "  tenant device 9     queue 1: 1 requests"),
+              "%s", o->out);
     expect_exit(2, "key 'workload.tenants' (--set) applies to trace replays only",
                 "run " SMALL_DRIVE " --set workload.tenants=devices --set workload.requests=10");
     remove_dir(dir);

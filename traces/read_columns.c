@@ -228,11 +228,9 @@ static char separator_of(const char *line)
  * from the first data line's time: the later of '.' and ',' when it has
  * both ("1.234,5"), ',' when it has only that, or '.'. The other mark
  * separates thousands (inside quotes when it is also the separator). */
-static void settle_decimal(column_map *m, const char *line)
+static void settle_decimal(column_map *m, char **f, int n)
 {
-    char copy[1024], *f[MAX_FIELDS];
-    snprintf(copy, sizeof copy, "%s", line);
-    int n = split_quoted(copy, m->sep, f), at = m->at[COL_TIME];
+    int at = m->at[COL_TIME];
     const char *time = at >= 0 && at < n ? f[at] : "";
     const char *comma = strrchr(time, ','), *point = strrchr(time, '.');
     m->decimal = comma && (!point || comma > point) ? ',' : '.';
@@ -254,26 +252,25 @@ static int field_value(trace_reader *t, char **f, int n, int c, double *value, u
     return 0;
 }
 
-static bool is_data(trace_reader *t, char *line)
+/* Whether a line's offset is a number (a first line that is not is a header). */
+static bool is_data(const column_map *m, char **f, int n)
 {
-    char copy[1024], *f[MAX_FIELDS];
-    snprintf(copy, sizeof copy, "%s", line);
-    int n = split_quoted(copy, t->cols.sep, f), at = t->cols.at[COL_OFFSET];
+    int at = m->at[COL_OFFSET];
     double v;
     uint64_t u;
-    return at < n && column_number(&t->cols, f[at], &v, &u);
+    return at < n && column_number(m, f[at], &v, &u);
 }
 
 static int parse_columns(trace_reader *t, char *line, trace_record *r)
 {
     column_map *m = &t->cols;
     if (!m->sep) m->sep = separator_of(line);
-    uint64_t number = input_line_number(t->in);
-    if (m->header_lines >= 0 ? number <= (uint64_t)m->header_lines : number == 1 && !is_data(t, line)) return 0;
-    if (!m->decimal) settle_decimal(m, line);
-    if (!m->thousands) m->thousands = m->decimal == ',' ? '.' : ',';
     char *f[MAX_FIELDS];
     int n = split_quoted(line, m->sep, f);
+    uint64_t number = input_line_number(t->in);
+    if (m->header_lines >= 0 ? number <= (uint64_t)m->header_lines : number == 1 && !is_data(m, f, n)) return 0;
+    if (!m->decimal) settle_decimal(m, f, n);
+    if (!m->thousands) m->thousands = m->decimal == ',' ? '.' : ',';
     if (m->at[COL_OP] >= n) return field_value(t, f, n, COL_OP, NULL, NULL);
     int rc = op_of(t, f[m->at[COL_OP]], r);
     if (rc <= 0) {

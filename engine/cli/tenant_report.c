@@ -50,15 +50,12 @@ double tenant_mean_us(const tenant_stats *t)
 
 /* Slowdowns against each tenant alone, and the group's fairness: the
  * lowest slowdown over the highest (Tavakkol et al., FAST 2018). */
-static void set_fairness(tenant_row *rows, size_t group, const double *alone_us)
+static void set_fairness(tenant_row *rows, const double *shared_us, size_t group, const double *alone_us)
 {
     double lo = INFINITY, hi = 0;
     for (size_t k = 0; k < group; k++) {
         rows[k].alone_mean_us = alone_us ? alone_us[k] : NAN;
-        double sum = (rows[k].reads ? rows[k].read_lat_us[LAT_MEAN] * (double)rows[k].reads : 0) +
-                     (rows[k].writes ? rows[k].write_lat_us[LAT_MEAN] * (double)rows[k].writes : 0);
-        double shared = sum / (double)(rows[k].reads + rows[k].writes);
-        rows[k].slowdown = shared / rows[k].alone_mean_us;
+        rows[k].slowdown = shared_us[k] / rows[k].alone_mean_us;
         lo = fmin(lo, rows[k].slowdown);
         hi = fmax(hi, rows[k].slowdown);
     }
@@ -77,15 +74,24 @@ static void print_row(FILE *log, const tenant_row *row)
     fprintf(log, "\n");
 }
 
+/* A tenant's line, and its /tenants row with its histograms. */
+static void emit_row(FILE *log, const tenant_row *row, const tenant_stats *t, results_writer *h5)
+{
+    print_row(log, row);
+    if (h5) results_add_tenant(h5, row, t->ops.latency[SSDLAB_READ], t->ops.latency[SSDLAB_WRITE]);
+}
+
 void report_tenants(FILE *log, workload *const *w, cfg *const *phases, size_t group, const double *alone_us, results_writer *h5)
 {
     tenant_row rows[64];
-    for (size_t k = 0; k < group && k < 64; k++) rows[k] = row_of(phases[k], workload_tenant(w[k]), k);
-    set_fairness(rows, group, alone_us);
-    for (size_t k = 0; k < group && k < 64; k++) {
-        print_row(log, &rows[k]);
-        if (h5) results_add_tenant(h5, &rows[k], workload_tenant(w[k])->ops.latency[SSDLAB_READ], workload_tenant(w[k])->ops.latency[SSDLAB_WRITE]);
+    double shared_us[64];
+    if (group > 64) group = 64; /* run_workers takes at most 64 */
+    for (size_t k = 0; k < group; k++) {
+        rows[k] = row_of(phases[k], workload_tenant(w[k]), k);
+        shared_us[k] = tenant_mean_us(workload_tenant(w[k]));
     }
+    set_fairness(rows, shared_us, group, alone_us);
+    for (size_t k = 0; k < group; k++) emit_row(log, &rows[k], workload_tenant(w[k]), h5);
     if (alone_us) fprintf(log, "  fairness %.3f (the lowest slowdown over the highest; each tenant alone: ssdlab run --alone)\n", rows[0].fairness);
 }
 
@@ -97,7 +103,6 @@ void report_device_tenants(FILE *log, const tenant_stats *stats, const uint32_t 
         snprintf(name, sizeof name, "device %u", ids[k]);
         tenant_row row = make_row(name, (int32_t)(k % queues), &stats[k]);
         row.alone_mean_us = row.slowdown = row.fairness = NAN;
-        print_row(log, &row);
-        if (h5) results_add_tenant(h5, &row, stats[k].ops.latency[SSDLAB_READ], stats[k].ops.latency[SSDLAB_WRITE]);
+        emit_row(log, &row, &stats[k], h5);
     }
 }

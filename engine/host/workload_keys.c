@@ -7,15 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The first of keys[0 .. n) set anywhere (not left at its default), with
- * where in origin; NULL when none is. */
-static const char *first_set(const cfg *c, const char *const *keys, size_t n, char *origin, size_t len)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cfg_origin(c, keys[i], origin, len), "default")) return keys[i];
-    return NULL;
-}
-
 /* A key of the other source: the generator's on a trace replay, whose
  * records say what it would, or a trace's on a synthetic phase. */
 static int refuse_key(const char *key, const char *origin, bool on_replay, char *err, size_t errlen)
@@ -27,54 +18,54 @@ static int refuse_key(const char *key, const char *origin, bool on_replay, char 
                     key, origin, key), -1;
 }
 
-/* Keys that apply to trace replays only: set on a synthetic phase they
- * are an error, not ignored. */
-int workload_refuse_trace_keys(const cfg *c, char *err, size_t errlen)
-{
-    static const char *const keys[] = {"workload.start_record", "workload.start_time", "workload.loop", "workload.trace_columns"};
-    char origin[64];
-    const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
-    return k ? refuse_key(k, origin, false, err, errlen) : 0;
-}
-
-/* The synthetic generator's keys: set on a trace replay, whose records
- * say what they would, they are an error, not ignored. */
-int workload_refuse_generator_keys(const cfg *c, char *err, size_t errlen)
-{
-    static const char *const keys[] = {
-        "workload.pattern", "workload.read_share", "workload.block_size", "workload.block_sizes", "workload.align",
-        "workload.arrival", "workload.rate", "workload.zipf_theta", "workload.hot_fraction", "workload.hot_share",
-        "workload.region_offset", "workload.region_size", "workload.region_offset_share", "workload.region_share"};
-    char origin[64];
-    const char *k = first_set(c, keys, sizeof keys / sizeof *keys, origin, sizeof origin);
-    return k ? refuse_key(k, origin, true, err, errlen) : 0;
-}
-
 /* The kinds of phase a key shapes. Set in a phase of another kind, it
  * would be ignored: that is an error, and so is a key set for the whole
  * workload that no phase of it uses. */
 enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32 };
+/* Refused on a phase of the other source (a replay, a synthetic phase)
+ * wherever it is set, inherited from the workload's top included. */
+enum { ANYWHERE = 64 };
 enum { FOR_REPLAY = FOR_TIMED | FOR_AFAP, FOR_RUNS = FOR_IO | FOR_REPLAY, FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM,
        FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE };
 static const struct {
     const char *key;
     unsigned kinds;
 } phase_keys[] = {
-    {"workload.pattern", FOR_IO},          {"workload.read_share", FOR_IO},          {"workload.zipf_theta", FOR_IO},
-    {"workload.hot_fraction", FOR_IO},     {"workload.hot_share", FOR_IO},           {"workload.arrival", FOR_IO},
-    {"workload.rate", FOR_IO},             {"workload.block_size", FOR_IO | FOR_FILL}, {"workload.block_sizes", FOR_IO | FOR_FILL},
-    {"workload.align", FOR_IO | FOR_FILL}, {"workload.queue_depth", FOR_IO | FOR_FILL | FOR_AFAP},
-    {"workload.queue", FOR_IO | FOR_FILL},   {"workload.priority", FOR_IO | FOR_FILL},
-    {"workload.region_offset", FOR_REGION}, {"workload.region_size", FOR_REGION},    {"workload.region_offset_share", FOR_REGION},
-    {"workload.region_share", FOR_REGION}, {"workload.requests", FOR_RUNS},          {"workload.bytes", FOR_RUNS},
+    {"workload.pattern", FOR_IO | ANYWHERE},      {"workload.read_share", FOR_IO | ANYWHERE}, {"workload.zipf_theta", FOR_IO | ANYWHERE},
+    {"workload.hot_fraction", FOR_IO | ANYWHERE}, {"workload.hot_share", FOR_IO | ANYWHERE},  {"workload.arrival", FOR_IO | ANYWHERE},
+    {"workload.rate", FOR_IO | ANYWHERE},         {"workload.block_size", FOR_IO | FOR_FILL | ANYWHERE},
+    {"workload.block_sizes", FOR_IO | FOR_FILL | ANYWHERE}, {"workload.align", FOR_IO | FOR_FILL | ANYWHERE},
+    {"workload.queue_depth", FOR_IO | FOR_FILL | FOR_AFAP}, {"workload.queue", FOR_IO | FOR_FILL},
+    {"workload.priority", FOR_IO | FOR_FILL},     {"workload.region_offset", FOR_REGION | ANYWHERE},
+    {"workload.region_size", FOR_REGION | ANYWHERE}, {"workload.region_offset_share", FOR_REGION | ANYWHERE},
+    {"workload.region_share", FOR_REGION | ANYWHERE}, {"workload.requests", FOR_RUNS},      {"workload.bytes", FOR_RUNS},
     {"workload.drive_writes", FOR_RUNS},   {"workload.warmup", FOR_RUNS},            {"workload.duration", FOR_RUNS | FOR_IDLE},
     {"workload.trim_chunk", FOR_TRIM},     {"workload.time_scale", FOR_TIMED},       {"workload.trace", FOR_REPLAY},
-    {"workload.trace_format", FOR_REPLAY}, {"workload.trace_columns", FOR_REPLAY},   {"workload.trace_time_unit", FOR_REPLAY},
+    {"workload.trace_format", FOR_REPLAY}, {"workload.trace_columns", FOR_REPLAY | ANYWHERE}, {"workload.trace_time_unit", FOR_REPLAY},
     {"workload.blkparse_event", FOR_REPLAY}, {"workload.replay", FOR_REPLAY},        {"workload.devices", FOR_REPLAY},
-    {"workload.device_layout", FOR_REPLAY}, {"workload.lba_map", FOR_REPLAY},        {"workload.start_record", FOR_REPLAY},
-    {"workload.start_time", FOR_REPLAY},   {"workload.loop", FOR_REPLAY},            {"workload.pcmark8_app", FOR_REPLAY},
+    {"workload.device_layout", FOR_REPLAY}, {"workload.lba_map", FOR_REPLAY},        {"workload.start_record", FOR_REPLAY | ANYWHERE},
+    {"workload.start_time", FOR_REPLAY | ANYWHERE}, {"workload.loop", FOR_REPLAY | ANYWHERE}, {"workload.pcmark8_app", FOR_REPLAY},
     {"workload.pcmark8_seed", FOR_REPLAY}, {"workload.tenants", FOR_REPLAY},
 };
+
+enum { PHASE_KEYS = sizeof phase_keys / sizeof *phase_keys };
+
+/* The first key marked ANYWHERE of the other source set on c, inherited
+ * or not: the generator's on a replay, a trace's on a synthetic phase. */
+static int refuse_other_source(const cfg *c, bool on_replay, char *err, size_t errlen)
+{
+    for (size_t j = 0; j < PHASE_KEYS; j++) {
+        unsigned kinds = phase_keys[j].kinds;
+        char origin[64];
+        if (!(kinds & ANYWHERE) || (kinds & (on_replay ? FOR_REPLAY : FOR_SYNTHETIC))) continue;
+        if (strcmp(cfg_origin(c, phase_keys[j].key, origin, sizeof origin), "default"))
+            return refuse_key(phase_keys[j].key, origin, on_replay, err, errlen);
+    }
+    return 0;
+}
+
+int workload_refuse_trace_keys(const cfg *c, char *err, size_t errlen) { return refuse_other_source(c, false, err, errlen); }
+int workload_refuse_generator_keys(const cfg *c, char *err, size_t errlen) { return refuse_other_source(c, true, err, errlen); }
 
 static unsigned kind_of(const cfg *c, const char **name)
 {
@@ -118,14 +109,14 @@ int workload_check_keys(const cfg *base, cfg *const *phases, size_t count, size_
         unsigned k = kind_of(c, &kind);
         used |= k;
         *phase = count ? i + 1 : 0;
-        for (size_t j = 0; j < sizeof phase_keys / sizeof *phase_keys; j++) {
+        for (size_t j = 0; j < PHASE_KEYS; j++) {
             char origin[256];
             if ((phase_keys[j].kinds & k) || !set_here(c, base, phase_keys[j].key)) continue;
             return not_applying(j, k, kind, cfg_origin(c, phase_keys[j].key, origin, sizeof origin), err, errlen);
         }
     }
     *phase = 0;
-    for (size_t j = 0; count && j < sizeof phase_keys / sizeof *phase_keys; j++) {
+    for (size_t j = 0; count && j < PHASE_KEYS; j++) {
         char origin[256];
         if ((phase_keys[j].kinds & used) || !strcmp(cfg_origin(base, phase_keys[j].key, origin, sizeof origin), "default")) continue;
         return snprintf(err, errlen, "key '%s' (%s) is set for the whole workload, and none of its phases uses it; expected it "

@@ -308,6 +308,22 @@ static herr_t write_parameters(hid_t g, const cfg *c)
 
 /* Remembers the keys in which a phase's configuration differs from the
  * run's: a few per phase, written with /meta. */
+/* A growing array of `count` rows of `size` bytes with room for one more
+ * (the array, perhaps moved), or NULL with the writer failed when memory
+ * runs out (the rows stay where they were). */
+static void *room_for_one(results_writer *w, void *rows, size_t count, size_t *cap, size_t size)
+{
+    if (count < *cap) return rows;
+    size_t n = *cap ? 2 * *cap : 16;
+    void *grown = realloc(rows, n * size);
+    if (!grown) {
+        w->failed = true;
+        return NULL;
+    }
+    *cap = n;
+    return grown;
+}
+
 static void note_phase_parameters(results_writer *w, const cfg *phase, const cfg *base)
 {
     size_t n = cfg_key_count(phase);
@@ -317,16 +333,9 @@ static void note_phase_parameters(results_writer *w, const cfg *phase, const cfg
         const char *name = cfg_entry_value(phase, i, a, sizeof a, &x);
         cfg_entry_value(base, i, b, sizeof b, &y);
         if (!strcmp(a, b)) continue;
-        if (w->nparams == w->params_cap) {
-            size_t cap = w->params_cap ? 2 * w->params_cap : 16;
-            parameter_row *grown = realloc(w->params, cap * sizeof *grown);
-            if (!grown) {
-                w->failed = true;
-                return;
-            }
-            w->params = grown;
-            w->params_cap = cap;
-        }
+        parameter_row *rows = room_for_one(w, w->params, w->nparams, &w->params_cap, sizeof *rows);
+        if (!rows) return;
+        w->params = rows;
         parameter_row *r = &w->params[w->nparams++];
         memset(r, 0, sizeof *r);
         snprintf(r->key, sizeof r->key, "%s", name);
@@ -423,16 +432,9 @@ void results_add_tenant(results_writer *w, const tenant_row *row, const gsl_hist
     if (!w->failed) check(w, table_append(&w->tenant_latency[0], read->bin));
     if (!w->failed) check(w, table_append(&w->tenant_latency[1], write->bin));
     if (w->failed) return;
-    if (w->ntenants == w->tenants_cap) {
-        size_t cap = w->tenants_cap ? 2 * w->tenants_cap : 16;
-        tenant_row *t = realloc(w->tenants, cap * sizeof *t);
-        if (!t) {
-            w->failed = true;
-            return;
-        }
-        w->tenants = t;
-        w->tenants_cap = cap;
-    }
+    tenant_row *rows = room_for_one(w, w->tenants, w->ntenants, &w->tenants_cap, sizeof *rows);
+    if (!rows) return;
+    w->tenants = rows;
     w->tenants[w->ntenants] = *row;
     w->tenants[w->ntenants++].summary_row = (uint32_t)(w->phases ? w->phases - 1 : 0);
 }

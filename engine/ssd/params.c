@@ -1,9 +1,9 @@
 #include "params.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Defaults describe a plausible 4-channel SATA TLC drive (the example in
@@ -305,24 +305,34 @@ static int load_controller(ssd_params *p, const cfg *c, char *err, size_t errlen
     return 0;
 }
 
+/* The next entry of a comma-separated list (at *entry, *len long), moving
+ * *at past it; false at the list's end. */
+static bool next_entry(const char **at, const char **entry, size_t *len)
+{
+    if (!**at) return false;
+    *entry = *at;
+    *len = strcspn(*at, ",");
+    *at += *len;
+    if (**at == ',') ++*at;
+    return true;
+}
+
 /* "urgent,high,,low": the class of each queue from 0 (empty: medium). */
 static int load_queue_classes(ssd_params *p, const char *list, char *err, size_t errlen)
 {
     static const char *const names[4] = {"urgent", "high", "medium", "low"};
     memset(p->queue_class, 2, sizeof p->queue_class);
-    uint32_t q = 0;
-    for (const char *at = list; *at; q++) {
-        size_t len = strcspn(at, ",");
+    const char *entry;
+    size_t len;
+    for (uint32_t q = 0; next_entry(&list, &entry, &len); q++) {
         int cls = len ? -1 : 2;
         for (int i = 0; i < 4 && len; i++)
-            if (strlen(names[i]) == len && !strncmp(at, names[i], len)) cls = i;
+            if (strlen(names[i]) == len && !strncmp(entry, names[i], len)) cls = i;
         if (cls < 0 || q >= 64 || q >= p->host_queues)
             return fail(err, errlen, "key 'host.queue_classes': entry %u ('%.*s') %s; expected urgent, high, medium or low for each "
-                        "of the first host.queues queues (at most 64)", q + 1, (int)(len < 20 ? len : 20), at,
+                        "of the first host.queues queues (at most 64)", q + 1, (int)(len < 20 ? len : 20), entry,
                         cls < 0 ? "is not a class" : "is past the last queue");
         p->queue_class[q] = (uint8_t)cls;
-        at += len;
-        if (*at == ',') at++;
     }
     return 0;
 }
@@ -331,16 +341,16 @@ static int load_queue_classes(ssd_params *p, const char *list, char *err, size_t
 static int load_queue_depths(ssd_params *p, const char *list, char *err, size_t errlen)
 {
     memset(p->queue_depth, 0, sizeof p->queue_depth);
-    uint32_t q = 0;
-    for (const char *at = list; *at; q++) {
-        char *end;
-        unsigned long v = isdigit((unsigned char)*at) ? strtoul(at, &end, 10) : 0;
-        if (!isdigit((unsigned char)*at)) end = (char *)at;
-        if ((*end && *end != ',') || v > 65536 || q >= 64 || q >= p->host_queues)
+    const char *entry;
+    size_t len;
+    for (uint32_t q = 0; next_entry(&list, &entry, &len); q++) {
+        unsigned long v = 0;
+        size_t digits = 0;
+        while (digits < len && digits < 7 && isdigit((unsigned char)entry[digits])) v = v * 10 + (unsigned long)(entry[digits++] - '0');
+        if (digits != len || v > 65536 || q >= 64 || q >= p->host_queues)
             return fail(err, errlen, "key 'host.queue_depths': entry %u is not a depth of 0 to 65536 for one of the first "
                         "host.queues queues; expected numbers separated by commas (at most 64)", q + 1);
         p->queue_depth[q] = (uint32_t)v;
-        at = *end ? end + 1 : end;
     }
     return 0;
 }

@@ -173,7 +173,7 @@ const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }
 uint64_t ssd_submitted(const ssd *d) { return d->h.submitted; }
-uint32_t ssd_outstanding(const ssd *d) { return d->h.outstanding; }
+uint32_t ssd_outstanding(const ssd *d) { return d->h.arb.in_controller; }
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->m.ops.latency[op]; }
 double ssd_latency_quantile(const ssd *d, ssdlab_op op, double q) { return metrics_quantile(&d->m, op, q); }
 

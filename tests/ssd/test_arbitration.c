@@ -47,33 +47,26 @@ static void serve(arbiter *a, uint32_t n, uint32_t counts[3], char *order)
 
 static const uint32_t equal[CLASSES] = {0, 1, 1, 1};
 
-Test(arbiter, fifo_takes_the_oldest_command)
+/* The order (A, B: queue 0, 1) in which `policy` serves two queues of
+ * `per_queue` commands each, n of them. */
+static const char *served_order(const char *policy, uint32_t per_queue, uint32_t window, uint32_t burst, uint32_t n)
 {
+    static char order[64];
     arbiter a;
-    cr_assert_eq(arbiter_init(&a, arbiter_policy_named("fifo"), 2, 32, 1, 1, equal), 0);
-    fill_queues(&a, 2, 3);
+    cr_assert_eq(arbiter_init(&a, arbiter_policy_named(policy), 2, 32, window, burst, equal), 0);
+    fill_queues(&a, 2, per_queue);
     uint32_t counts[3];
-    char order[8];
-    serve(&a, 6, counts, order);
-    cr_assert_str_eq(order, "AAABBB");
+    serve(&a, n, counts, order);
     arbiter_free(&a);
+    return order;
 }
+
+Test(arbiter, fifo_takes_the_oldest_command) { cr_assert_str_eq(served_order("fifo", 3, 1, 1, 6), "AAABBB"); }
 
 Test(arbiter, round_robin_with_a_burst)
 {
-    arbiter a;
-    cr_assert_eq(arbiter_init(&a, arbiter_policy_named("rr"), 2, 32, 1, 1, equal), 0);
-    fill_queues(&a, 2, 6);
-    uint32_t counts[3];
-    char order[16];
-    serve(&a, 6, counts, order);
-    cr_assert_str_eq(order, "ABABAB");
-    arbiter_free(&a);
-    cr_assert_eq(arbiter_init(&a, arbiter_policy_named("rr"), 2, 32, 0, 4, equal), 0);
-    fill_queues(&a, 2, 6);
-    serve(&a, 12, counts, order);
-    cr_assert_str_eq(order, "AAAABBBBAABB", "a burst of 4, then what is left");
-    arbiter_free(&a);
+    cr_assert_str_eq(served_order("rr", 6, 1, 1, 6), "ABABAB");
+    cr_assert_str_eq(served_order("rr", 6, 0, 4, 12), "AAAABBBBAABB", "a burst of 4, then what is left");
 }
 
 /* wrr: high 4, low 1 per round: 80 % and 20 % exactly over whole rounds;

@@ -100,10 +100,11 @@ void arbiter_set_depth(arbiter *a, uint32_t queue, uint32_t depth) { a->depth[qu
 
 ssdlab_request *arbiter_fetch(arbiter *a)
 {
-    if (a->window && a->in_controller >= a->window) return NULL;
+    if (!a->waiting_total || (a->window && a->in_controller >= a->window)) return NULL;
     long q = a->policy->pick(a);
     if (q < 0) return NULL;
     ssdlab_request *r = req_pop(&a->waiting[q]);
+    a->waiting_total--;
     a->outstanding[q]++;
     a->in_controller++;
     if (q == a->current) a->served_in_turn++;

@@ -43,6 +43,7 @@ struct arbiter {
     uint32_t *depth;          /* per queue: host.max_queue_depth, or its own (host.queue_depths) */
     uint32_t window;          /* host.controller_commands; 0: no limit */
     uint32_t in_controller;   /* fetched, not yet complete, all queues */
+    uint32_t waiting_total;   /* waiting, all queues: none (the usual case) needs no pick */
     uint32_t burst;           /* host.arbitration_burst */
     uint32_t weight[CLASSES]; /* wrr: commands per round of high, medium, low */
     /* the round robin's state */
@@ -64,7 +65,11 @@ void arbiter_set_class(arbiter *a, uint32_t queue, queue_class c);
 void arbiter_set_depth(arbiter *a, uint32_t queue, uint32_t depth);
 
 /* A command arrives in its queue. */
-static inline void arbiter_arrive(arbiter *a, ssdlab_request *r) { req_push(&a->waiting[r->queue], r); }
+static inline void arbiter_arrive(arbiter *a, ssdlab_request *r)
+{
+    req_push(&a->waiting[r->queue], r);
+    a->waiting_total++;
+}
 /* The next command to fetch, or NULL when the window is full or no queue
  * is eligible; the command counts as fetched. */
 ssdlab_request *arbiter_fetch(arbiter *a);

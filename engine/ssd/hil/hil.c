@@ -51,7 +51,6 @@ static void on_fw_done(sim *s, void *ctx, void *obj, uint64_t arg)
  * arbiter fetches commands. */
 static void admit(hil *h, ssdlab_request *r)
 {
-    h->outstanding++;
     h->idle = false;
     reclaim_busy(h->rc);
     if (h->idle_timer) {
@@ -132,11 +131,10 @@ static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     ssdlab_request *r = obj;
     r->finish = sim_now(s);
     if (r->op != SSDLAB_TRIM && --h->rw_pending == 0) h->busy_ns += r->finish - h->busy_since;
-    h->outstanding--;
     arbiter_done(&h->arb, r);
     h->completed(h->completed_ctx, r);
     fetch(h);
-    if (h->outstanding == 0 && !h->idle_timer)
+    if (h->arb.in_controller == 0 && !h->idle_timer)
         h->idle_timer = sim_schedule_cancellable_in(s, h->p->idle_time, h->on_idle, h, 0);
     req_state *st = req_priv(r);
     st->done(r, st->done_ctx);

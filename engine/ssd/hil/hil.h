@@ -33,7 +33,6 @@ typedef struct hil {
     trim_work trim;
     host_link link;
     const host_protocol *protocol;
-    uint32_t outstanding;
     uint32_t rw_pending;         /* reads and writes submitted, not yet complete (admitted or waiting) */
     sim_time_t busy_since;       /* when rw_pending last rose from 0 */
     sim_time_t busy_ns;          /* time with rw_pending > 0 since the last reset (PCMark's busy time) */

@@ -88,7 +88,8 @@ const cfg_key ssd_config_keys[] = {
     {"controller.read_cache", CFG_SIZE, "MiB", "0B", "0B", "64GiB", NULL,
      "DRAM read cache of recently read mapping units (8-way set associative, LRU); 0 means none."},
     {"controller.scheduler", CFG_ENUM, NULL, "read-first", NULL, NULL, NULL /* from its plug-in table (run/config_keys.c) */,
-     "Which queued operation a free die starts: reads first, then programs, then erases; or in arrival order."},
+     "Which queued operation a free die starts: reads first, then programs, then erases; in arrival order; or "
+     "FLIN-like, fair between flows (submission queues)."},
     {"controller.read_retry", CFG_FRACTION, NULL, "0", "0", "0.99", NULL,
      "Probability that a page read fails ECC and is read again (fresh block)."},
     {"controller.read_retry_wear", CFG_FRACTION, NULL, "0", "0", "0.99", NULL,

@@ -201,3 +201,10 @@ Test(flash, units_are_programmed_at_completion)
     cr_assert_not(flash_programmed(&g.fl, ppa), "an erase empties the block");
     rig_close(&g);
 }
+
+/* FLIN-like, on the same queue: in units of their service times the read
+ * has waited longest, then the program, then the erase. */
+Test(flash, flin_scheduler_balances_waits_by_service_time)
+{
+    queued_order("controller.scheduler=flin", (const int[]){3, 2, 1});
+}

@@ -82,37 +82,6 @@ static sim_time_t program_time(const flash *fl, uint32_t ppa, uint32_t block)
     return fl->p->t_prog[params_page_type(fl->p, ppa % fl->p->units_per_block)];
 }
 
-/* --- schedulers ------------------------------------------------------------ */
-
-static txn *take_class(flash_queues *q, int c)
-{
-    txn *t = q->head[c];
-    if (t && !(q->head[c] = t->next)) q->tail[c] = NULL;
-    return t;
-}
-
-static txn *pick_read_first(flash_queues *q)
-{
-    txn *t = take_class(q, FLASH_CLASS_READ);
-    if (!t) t = take_class(q, FLASH_CLASS_PROGRAM);
-    if (!t) t = take_class(q, FLASH_CLASS_ERASE);
-    return t;
-}
-
-static txn *pick_fifo(flash_queues *q)
-{
-    int best = -1;
-    for (int c = 0; c < FLASH_CLASSES; c++)
-        if (q->head[c] && (best < 0 || q->head[c]->seq < q->head[best]->seq)) best = c;
-    return best < 0 ? NULL : take_class(q, best);
-}
-
-const flash_scheduler flash_schedulers[] = {
-    {"read-first", "reads first, then programs, then erases", pick_read_first},
-    {"fifo", "in submission order, whatever the kind: the baseline reads-first is measured against", pick_fifo},
-    {NULL, NULL, NULL},
-};
-
 /* --- dies ------------------------------------------------------------------ */
 
 static bool die_has_work(const flash_die *ds)
@@ -231,7 +200,9 @@ static void die_kick(flash *fl, uint32_t die)
         run_long_op(fl, ds, t, now + ds->suspended_left, t->kind == TX_ERASE ? fl->on_erase_done : fl->on_program_done);
         return;
     }
-    txn *t = flash_schedulers[fl->p->scheduler].pick(&ds->q);
+    flash_pick_view view = {.now = now,
+                            .service = {fl->p->t_read[0], fl->p->t_prog[0], fl->p->t_erase}};
+    txn *t = flash_schedulers[fl->p->scheduler].pick(&ds->q, &view);
     ds->busy = true;
     /* Thermal throttling stretches the array operations. */
     double slow = fl->power->thermal && power_throttled(fl->power, now) ? fl->power->throttle_slowdown : 1.0;
@@ -253,6 +224,7 @@ void flash_submit(flash *fl, txn *t)
     int cls = class_of(t);
     t->next = NULL;
     t->seq = fl->seq++;
+    t->queued = sim_now(fl->s);
     if (ds->q.tail[cls]) ds->q.tail[cls]->next = t;
     else ds->q.head[cls] = t;
     ds->q.tail[cls] = t;

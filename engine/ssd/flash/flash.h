@@ -21,49 +21,10 @@
 #include "params.h"
 #include "datapath.h"
 #include "power.h"
+#include "schedulers.h"
+#include "txn.h"
 #include "sim.h"
 #include "ssdlab.h"
-
-/* What a transaction is for; each kind has one owner. */
-typedef enum flash_kind {
-    TX_READ,     /* host read */
-    TX_GC_READ,  /* a reclaim job reads a victim's valid units */
-    TX_PROGRAM,  /* a full program unit of one stream */
-    TX_ERASE,    /* a reclaimed block */
-    TX_MAP_READ, /* a translation unit (DRAM-less mapping) */
-    TX_RMW_READ, /* the old data a partial write merges */
-    TX_PREFETCH, /* read-ahead into the read cache */
-    TX_KINDS
-} flash_kind;
-
-typedef struct txn {
-    struct txn *next;
-    ssdlab_request *req; /* host reads, merges, mapping reads */
-    uint32_t die, ppa, units, block;
-    uint8_t kind, stream;
-    bool data_in;     /* cache program: data already moved in, ready at `ready` */
-    sim_time_t ready;
-    uint64_t seq;     /* submission order, for schedulers that need it */
-    uint32_t padding; /* units of a program unit written only to fill it */
-    uint32_t tu;      /* TX_MAP_READ: the translation unit read */
-} txn;
-
-enum { FLASH_CLASS_READ, FLASH_CLASS_PROGRAM, FLASH_CLASS_ERASE, FLASH_CLASSES };
-
-/* A die's transaction scheduler: takes the operation a free die starts
- * from its class queues (heads[c] in submission order), or NULL. */
-typedef struct flash_queues {
-    txn *head[FLASH_CLASSES], *tail[FLASH_CLASSES];
-} flash_queues;
-
-typedef struct flash_scheduler {
-    const char *name;
-    const char *description;
-    txn *(*pick)(flash_queues *q);
-} flash_scheduler;
-
-/* controller.scheduler's entries, ended by an entry with a NULL name. */
-extern const flash_scheduler flash_schedulers[];
 
 typedef void (*flash_done_fn)(void *ctx, txn *t);
 

@@ -24,7 +24,29 @@
 
 typedef uint64_t ssdlab_time;
 
-typedef enum ssdlab_op { SSDLAB_READ, SSDLAB_WRITE, SSDLAB_TRIM } ssdlab_op;
+typedef enum ssdlab_op {
+    SSDLAB_READ,
+    SSDLAB_WRITE,
+    SSDLAB_TRIM,
+    /* Zoned namespace commands (docs/zns.md): offset names the zone's
+     * start; an append's data goes to the zone's write pointer, and on
+     * completion offset holds where it went. The others move no data
+     * (bytes is 0). */
+    SSDLAB_ZONE_APPEND,
+    SSDLAB_ZONE_RESET,
+    SSDLAB_ZONE_FINISH,
+    SSDLAB_ZONE_OPEN,
+    SSDLAB_ZONE_CLOSE,
+    SSDLAB_OPS
+} ssdlab_op;
+
+/* Statistics count commands by class: reads, writes (Zone Append among
+ * them), TRIMs, and zone management (reset, finish, open, close). */
+enum { SSDLAB_CLASS_ZONE = 3, SSDLAB_CLASSES = 4 };
+static inline int ssdlab_op_class(ssdlab_op op)
+{
+    return op == SSDLAB_ZONE_APPEND ? (int)SSDLAB_WRITE : op > SSDLAB_ZONE_APPEND ? SSDLAB_CLASS_ZONE : (int)op;
+}
 
 typedef struct ssdlab_request ssdlab_request;
 typedef struct ssdlab_drive ssdlab_drive;
@@ -42,6 +64,7 @@ struct ssdlab_request {
     ssdlab_time arrival; /* submitted */
     ssdlab_time start;   /* a firmware core took it up */
     ssdlab_time finish;  /* completed */
+    uint16_t status;     /* 0, or why the drive refused the command (ssdlab_status_name) */
     /* The model's bookkeeping while the request is in flight, so that a
      * request costs the model no allocation. Not for callers: its layout
      * is the model's own (engine/ssd/request_units.h). */
@@ -52,9 +75,10 @@ struct ssdlab_request {
 };
 
 typedef struct ssdlab_stats {
-    uint64_t completed[3];   /* by op */
-    uint64_t bytes[3];
-    double latency_sum_ns[3];
+    uint64_t completed[SSDLAB_CLASSES]; /* by op class (ssdlab_op_class) */
+    uint64_t bytes[SSDLAB_CLASSES];
+    double latency_sum_ns[SSDLAB_CLASSES];
+    uint64_t refused;                   /* commands completed with a status other than 0 */
     uint64_t host_units_written, gc_units_written, erases;
     uint64_t map_units_written; /* translation units written back (DRAM-less) */
     uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
@@ -97,5 +121,8 @@ SSDLAB_API void ssdlab_stats_get(const ssdlab_drive *d, ssdlab_stats *s);
  * takes no more requests (submit returns -1, runs return at once), and its
  * statistics hold what ran. */
 SSDLAB_API const char *ssdlab_error(const ssdlab_drive *d);
+
+/* The name of a request's status ("success", "Zone Invalid Write", ...). */
+SSDLAB_API const char *ssdlab_status_name(uint16_t status);
 
 #endif

@@ -76,7 +76,7 @@ const cfg_schema *ssdlab_schema(void)
     static cfg_schema *schema;
     if (!schema) {
         char err[1024];
-        const cfg_key *const tables[] = {sim_config_keys,      drive_schema(),  power_config_keys,
+        const cfg_key *const tables[] = {sim_config_keys,      drive_schema(),  zns_config_keys, power_config_keys,
                                          workload_config_keys, mm1_config_keys, experiment_config_keys};
         schema = cfg_schema_create(tables, sizeof tables / sizeof tables[0], err, sizeof err);
         if (!schema) {

@@ -10,6 +10,7 @@
 #include "drive_model.h"
 #include "oom.h"
 #include "ssd.h"
+#include "zones.h"
 
 struct ssdlab_drive {
     cfg *c;
@@ -84,4 +85,6 @@ void ssdlab_run_until_idle(ssdlab_drive *h) { run_to(h, SIM_TIME_MAX); }
 const char *ssdlab_error(const ssdlab_drive *h) { return h->error[0] ? h->error : NULL; }
 ssdlab_time ssdlab_now(const ssdlab_drive *h) { return sim_now(h->s); }
 uint64_t ssdlab_capacity(const ssdlab_drive *h) { return ssd_capacity(h->d); }
+
+const char *ssdlab_status_name(uint16_t status) { return status < ZONE_STATUSES ? zone_status_names[status] : "unknown status"; }
 void ssdlab_stats_get(const ssdlab_drive *h, ssdlab_stats *s) { ssd_stats(h->d, s); }

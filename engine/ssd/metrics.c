@@ -187,12 +187,13 @@ static void interval_completed(metrics *m, const ssdlab_request *r, uint64_t lat
     if (!m->interval) return;
     metrics_catch_up(m);
     m->iv_requests++;
-    if (r->op != SSDLAB_TRIM) { /* a TRIM moves no data */
+    int c = ssdlab_op_class(r->op);
+    if (c == SSDLAB_READ || c == SSDLAB_WRITE) { /* TRIM and zone management move no data */
         m->iv_bytes += r->bytes;
-        m->iv_op_bytes[r->op] += r->bytes;
-        m->iv_op_requests[r->op]++;
-        m->iv_op_latency_sum[r->op] += (double)latency_ns;
-        if (r->op == SSDLAB_WRITE) m->host_bytes_written += r->bytes;
+        m->iv_op_bytes[c] += r->bytes;
+        m->iv_op_requests[c]++;
+        m->iv_op_latency_sum[c] += (double)latency_ns;
+        if (c == SSDLAB_WRITE) m->host_bytes_written += r->bytes;
     }
     m->iv_latency_sum += (double)latency_ns;
     m->iv_latency->bin[latency_bin(latency_ns)] += 1;

@@ -20,14 +20,14 @@ double histogram_quantile(gsl_histogram_pdf *pdf, const gsl_histogram *h, double
 int op_stats_init(op_stats *s)
 {
     memset(s, 0, sizeof *s);
-    for (int op = 0; op < 3; op++)
+    for (int op = 0; op < SSDLAB_CLASSES; op++)
         if (!(s->latency[op] = latency_histogram())) return -1;
     return 0;
 }
 
 void op_stats_free(op_stats *s)
 {
-    for (int op = 0; op < 3; op++)
+    for (int op = 0; op < SSDLAB_CLASSES; op++)
         if (s->latency[op]) gsl_histogram_free(s->latency[op]);
 }
 
@@ -37,7 +37,8 @@ void op_stats_reset(op_stats *s)
     memset(s->bytes, 0, sizeof s->bytes);
     memset(s->latency_sum, 0, sizeof s->latency_sum);
     memset(s->latency_max, 0, sizeof s->latency_max);
-    for (int op = 0; op < 3; op++) gsl_histogram_reset(s->latency[op]);
+    s->refused = 0;
+    for (int op = 0; op < SSDLAB_CLASSES; op++) gsl_histogram_reset(s->latency[op]);
 }
 
 double op_stats_quantile(const op_stats *s, gsl_histogram_pdf *pdf, ssdlab_op op, double q)

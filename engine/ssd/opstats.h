@@ -32,10 +32,11 @@ static inline double latency_bin_start(size_t i)
 }
 
 typedef struct op_stats {
-    uint64_t completed[3], bytes[3];
-    double latency_sum[3];     /* ns */
-    uint64_t latency_max[3];   /* ns */
-    gsl_histogram *latency[3]; /* in the bins above */
+    uint64_t completed[SSDLAB_CLASSES], bytes[SSDLAB_CLASSES]; /* by op class (ssdlab_op_class) */
+    double latency_sum[SSDLAB_CLASSES];     /* ns */
+    uint64_t latency_max[SSDLAB_CLASSES];   /* ns */
+    gsl_histogram *latency[SSDLAB_CLASSES]; /* in the bins above */
+    uint64_t refused;                       /* completed with a status other than 0 */
 } op_stats;
 
 /* A histogram of these bins, NULL when memory runs out. */
@@ -52,11 +53,13 @@ void op_stats_reset(op_stats *s);
 /* A completed request (the hot path: no allocation). */
 static inline void op_stats_add(op_stats *s, const ssdlab_request *r, uint64_t latency_ns)
 {
-    s->completed[r->op]++;
-    s->bytes[r->op] += r->bytes;
-    s->latency_sum[r->op] += (double)latency_ns;
-    s->latency[r->op]->bin[latency_bin(latency_ns)] += 1;
-    if (latency_ns > s->latency_max[r->op]) s->latency_max[r->op] = latency_ns;
+    int c = ssdlab_op_class(r->op);
+    s->completed[c]++;
+    s->bytes[c] += r->bytes;
+    s->latency_sum[c] += (double)latency_ns;
+    s->latency[c]->bin[latency_bin(latency_ns)] += 1;
+    if (latency_ns > s->latency_max[c]) s->latency_max[c] = latency_ns;
+    s->refused += r->status != 0;
 }
 
 /* The latency (ns) below which a fraction q of op's requests fell; the

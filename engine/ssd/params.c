@@ -473,10 +473,11 @@ static int derive_slc_and_spare(ssd_params *p, const cfg *c, char *err, size_t e
     /* A static SLC cache takes its blocks out of the spare area. */
     uint32_t static_slc = p->slc == SLC_STATIC ? p->slc_blocks_per_die : 0;
     uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + p->gc_burst + 3 + static_slc) * p->units_per_block;
-    if (need > p->physical_units)
+    uint64_t conventional = (uint64_t)p->dies * params_conventional_blocks(p) * p->units_per_block; /* zones take the rest */
+    if (need > conventional)
         return fail(err, errlen,
                     "'drive.user_capacity' leaves too little spare area: the flash holds %llu mapping units, the user "
-                    "capacity and garbage collection need %llu", (unsigned long long)(p->physical_units), (unsigned long long)(need));
+                    "capacity and garbage collection need %llu", (unsigned long long)(conventional), (unsigned long long)(need));
     if (p->write_buffer < (uint64_t)p->units_per_program * p->unit)
         return fail(err, errlen, "key 'controller.write_buffer' (%llu B) must hold at least one program unit (%llu B)", (unsigned long long)(p->write_buffer), (unsigned long long)p->units_per_program * p->unit);
     return 0;
@@ -506,7 +507,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     load_nand(p, c);
     if (load_controller(p, c, err, errlen) || load_host(p, c, err, errlen)) return -1;
     load_ftl(p, c);
-    if (derive_geometry(p, c, err, errlen)) return -1;
+    if (derive_geometry(p, c, err, errlen) || params_load_zns(p, c, err, errlen)) return -1;
     if (derive_slc_and_spare(p, c, err, errlen)) return -1;
     derive_trim(p, c);
     return 0;

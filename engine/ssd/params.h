@@ -12,6 +12,7 @@
 #include "simtime.h"
 
 extern const cfg_key ssd_config_keys[];
+extern const cfg_key zns_config_keys[]; /* params_zns.c */
 
 enum { MAX_BITS_PER_CELL = 4 };
 /* Logical units are numbered below 2^31: P2L marks translation units with the top bit. */
@@ -108,11 +109,23 @@ typedef struct ssd_params {
     double slc_dynamic_share;
     bool slc_fold_when_full;
     double slc_idle_fold_bytes_per_ns; /* 0: as fast as the dies allow */
+
+    /* zoned namespace (params_zns.c): after the conventional one, in the
+     * top blocks of every die; zones == 0: none */
+    uint32_t zones, zone_width, zone_blocks; /* zone_blocks: per die of the zone */
+    uint32_t zone_max_open, zone_max_active;
+    uint32_t zone_blocks_per_die;            /* blocks of each die the zones take */
+    uint64_t zone_capacity, zone_size;       /* units: writable, and address space per zone */
+    uint64_t l2p_units; /* mapping entries: logical_units (conventional) + zones x zone_size */
 } ssd_params;
 
 /* Reads and cross-checks the parameters. Returns 0, or -1 with a message
  * naming the keys in err. */
 int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen);
+/* The zoned namespace's parameters, once the geometry is known. */
+int params_load_zns(ssd_params *p, const cfg *c, char *err, size_t errlen);
+/* Blocks of a die the conventional namespace (and GC) may use. */
+static inline uint32_t params_conventional_blocks(const ssd_params *p) { return p->blocks_per_die - p->zone_blocks_per_die; }
 
 /* Page type (0 = LSB .. bits-1) and page index within its plane of the
  * unit at offset `off` of a block, in write order. */

@@ -29,10 +29,11 @@ struct ssd {
     reclaim rc;
     trimmap tm;
     mapio map;
+    zoneio zio;
     buffer buf;
     hil h;
     metrics m;
-    bool has_flash, has_ftl, has_pu, has_rc, has_map, has_buf, has_hil, has_metrics;
+    bool has_flash, has_ftl, has_pu, has_rc, has_map, has_zio, has_buf, has_hil, has_metrics;
     uint64_t host_units0, gc_units0, map_units0, folded0, padded0, erases0; /* at the last reset */
     flash_counters flash0;
     uint64_t cache_hits0, slc_written0, map_misses0, map_writebacks0;
@@ -73,6 +74,12 @@ static void wire(ssd *d)
     d->map.resume_ctx = &d->h;
     buffer_set_hooks(&d->buf, &(buffer_hooks){hil_move_in, hil_buffer_done, hil_resume, &d->h});
     hil_on_completed(&d->h, metrics_completed, &d->m);
+    if (d->has_zio) {
+        flash_on_done(fl, TX_ZONE_ERASE, zoneio_erase_done, &d->zio);
+        zoneio_set_hooks(&d->zio, &(zoneio_hooks){hil_zone_reset_done, &d->h});
+        buffer_set_zones(&d->buf, &d->zio);
+        hil_set_zones(&d->h, &d->zio);
+    }
 }
 
 /* --- set-up ----------------------------------------------------------------- */
@@ -83,11 +90,12 @@ static void wire(ssd *d)
 static uint64_t memory_needed(const ssd_params *p)
 {
     uint64_t nblocks = (uint64_t)p->dies * p->blocks_per_die;
-    uint64_t bytes = 4 * p->logical_units + 4 * p->physical_units;
+    uint64_t bytes = 4 * p->l2p_units + 4 * p->physical_units;
     bytes += nblocks * (sizeof(ftl_block) + 2 * sizeof(uint32_t)); /* block table, programmed, free stacks */
     bytes += (uint64_t)p->dies * (sizeof(ftl_die) + flash_die_bytes() + sizeof(reclaim_die) + sizeof(progunit_die));
     if (p->map_cached) bytes += 8 * (uint64_t)p->map_pages + 16 * (uint64_t)p->map_cache_pages;
-    if (p->trim == TRIM_DEFERRED) bytes += p->logical_units / 8;
+    if (p->trim == TRIM_DEFERRED) bytes += p->l2p_units / 8;
+    bytes += (uint64_t)p->zones * (sizeof(zone) + sizeof(zone_io));
     bytes += p->read_cache / p->unit * 12; /* tag and stamp per cached unit */
     return bytes + (16u << 20);
 }
@@ -118,9 +126,10 @@ static bool build(ssd *d, const cfg *c)
     d->has_ftl = ftl_init(&d->f, p, d->rng) == 0;
     if (!d->has_ftl || !(d->has_pu = progunit_init(&d->pu, &d->f, &d->fl) == 0)) return false;
     if (!(d->has_rc = reclaim_init(&d->rc, d->s, &d->f, &d->fl, &d->pu, &d->dp) == 0)) return false;
-    if (trimmap_init(&d->tm, p->trim == TRIM_DEFERRED ? p->logical_units : 0)) return false;
+    if (trimmap_init(&d->tm, p->trim == TRIM_DEFERRED ? p->l2p_units : 0)) return false;
     if (p->map_cached && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
     mapio *map = p->map_cached ? &d->map : NULL;
+    if (p->zones && !(d->has_zio = zoneio_init(&d->zio, &d->f, &d->fl) == 0)) return false;
     if (!(d->has_buf = buffer_init(&d->buf, &d->f, &d->fl, &d->pu, &d->rc, map, &d->tm) == 0)) return false;
     if (!(d->has_hil = hil_init(&d->h, d->s, &d->f, &d->buf, map, &d->pu, &d->rc, &d->tm, &d->power, &d->dp) == 0)) return false;
     d->has_metrics = true;
@@ -155,6 +164,7 @@ void ssd_free(ssd *d)
     if (d->has_hil) hil_free(&d->h);
     if (d->has_buf) buffer_free(&d->buf);
     if (d->has_map) mapio_free(&d->map);
+    if (d->has_zio) zoneio_free(&d->zio);
     trimmap_free(&d->tm);
     if (d->has_rc) reclaim_free(&d->rc);
     if (d->has_pu) progunit_free(&d->pu);
@@ -172,6 +182,7 @@ void ssd_set_queue_class(ssd *d, uint32_t queue, int cls) { arbiter_set_class(&d
 const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }
+const zoneio *ssd_zoned(const ssd *d) { return d->has_zio ? &d->zio : NULL; }
 uint64_t ssd_submitted(const ssd *d) { return d->h.submitted; }
 uint32_t ssd_outstanding(const ssd *d) { return d->h.arb.in_controller; }
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->m.ops.latency[op]; }
@@ -198,7 +209,8 @@ static void write_amplification(ssdlab_stats *s, uint32_t unit)
 void ssd_stats(const ssd *d, ssdlab_stats *s)
 {
     memset(s, 0, sizeof *s);
-    for (int op = 0; op < 3; op++) {
+    s->refused = d->m.ops.refused;
+    for (int op = 0; op < SSDLAB_CLASSES; op++) {
         s->completed[op] = d->m.ops.completed[op];
         s->bytes[op] = d->m.ops.bytes[op];
         s->latency_sum_ns[op] = d->m.ops.latency_sum[op];

@@ -41,6 +41,9 @@ void ssd_set_queue_class(ssd *d, uint32_t queue, int cls);
 const ssd_params *ssd_params_of(const ssd *d);
 ftl *ssd_ftl(ssd *d);
 uint64_t ssd_capacity(const ssd *d);
+/* The zoned namespace (NULL without one): its zones, where it starts
+ * (bytes, right after the conventional namespace), resets and erases. */
+const struct zoneio *ssd_zoned(const ssd *d);
 uint32_t ssd_outstanding(const ssd *d);
 /* Requests submitted since the drive was built. */
 uint64_t ssd_submitted(const ssd *d);

@@ -57,6 +57,24 @@ static void map_run(buffer *b, ssdlab_request *r, uint32_t done, uint32_t ppa, u
         for (uint32_t k = 0; k < got; k++) readcache_invalidate(&b->cache, lpn0 + k);
 }
 
+/* A zoned write goes where its zone's layout puts it: never stalled, and
+ * with no conventional mapping structures (the zone map is the firmware's
+ * own, small and in SRAM). */
+static void place_zoned(buffer *b, ssdlab_request *r, uint32_t n)
+{
+    req_state *st = req_priv(r);
+    uint32_t lpn0 = req_first_unit(b->p, r);
+    while (st->placed < n) {
+        uint32_t got, die, lpn = lpn0 + st->placed;
+        uint32_t ppa = zoneio_alloc_run(b->zio, lpn, n - st->placed, &got, &die);
+        for (uint32_t k = 0; k < got; k++) ftl_map(b->f, lpn + k, ppa + k, false);
+        if (b->cache.sets)
+            for (uint32_t k = 0; k < got; k++) readcache_invalidate(&b->cache, lpn + k);
+        zoneio_add(b->zio, lpn, die, ppa, got);
+        st->placed += got;
+    }
+}
+
 /* Places the units of a write whose data is in the buffer, a program
  * unit's worth at a time. Returns false when no die can take them now: the
  * rest waits for an erase. */
@@ -64,6 +82,7 @@ static bool place_write(buffer *b, ssdlab_request *r)
 {
     uint32_t n = req_units(b->p, r);
     req_state *st = req_priv(r);
+    if (zoneio_covers(b->zio, req_first_unit(b->p, r))) return place_zoned(b, r, n), true;
     while (st->placed < n) {
         ftl_stream s;
         uint32_t die = host_target(b, &s);
@@ -235,7 +254,8 @@ void buffer_merge_read_done(void *ctx, txn *t)
 void buffer_program_done(void *ctx, txn *t)
 {
     buffer *b = ctx;
-    if (t->stream == STREAM_HOST || t->stream == STREAM_SLC) { /* host data leaves the buffer */
+    if (t->stream == STREAM_ZONE) zoneio_program_done(b->zio, t);
+    if (t->stream == STREAM_HOST || t->stream == STREAM_SLC || t->stream == STREAM_ZONE) { /* host data leaves the buffer */
         b->used -= t->units - t->padding;
         admit_waiting(b);
     }

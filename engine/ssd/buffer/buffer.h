@@ -18,6 +18,7 @@
 #include "reclaim.h"
 #include "request_units.h"
 #include "trimmap.h"
+#include "zoneio.h"
 
 typedef struct buffer_hooks {
     /* Buffer space is reserved for write r: move its data in, then call
@@ -39,6 +40,7 @@ typedef struct buffer {
     reclaim *rc;
     mapio *map;   /* NULL with the mapping table in DRAM */
     trimmap *tm;
+    zoneio *zio;  /* NULL without a zoned namespace */
     readcache cache;
     uint64_t units, used; /* write buffer, in mapping units */
     req_queue waiting;    /* writes waiting for buffer space */
@@ -53,6 +55,7 @@ typedef struct buffer {
 int buffer_init(buffer *b, ftl *f, flash *fl, progunits *pu, reclaim *rc, mapio *map, trimmap *tm);
 void buffer_free(buffer *b);
 void buffer_set_hooks(buffer *b, const buffer_hooks *h);
+static inline void buffer_set_zones(buffer *b, zoneio *zio) { b->zio = zio; }
 
 void buffer_write(buffer *b, ssdlab_request *r);
 void buffer_data_in(buffer *b, ssdlab_request *r);

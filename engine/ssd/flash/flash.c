@@ -197,7 +197,7 @@ static void die_kick(flash *fl, uint32_t die)
         ds->suspended = NULL;
         ds->busy = true;
         count_busy(ds, now, now + ds->suspended_left);
-        run_long_op(fl, ds, t, now + ds->suspended_left, t->kind == TX_ERASE ? fl->on_erase_done : fl->on_program_done);
+        run_long_op(fl, ds, t, now + ds->suspended_left, t->kind == TX_PROGRAM ? fl->on_program_done : fl->on_erase_done);
         return;
     }
     flash_pick_view view = {.now = now,
@@ -208,14 +208,16 @@ static void die_kick(flash *fl, uint32_t die)
     double slow = fl->power->thermal && power_throttled(fl->power, now) ? fl->power->throttle_slowdown : 1.0;
     switch (t->kind) {
     case TX_PROGRAM: start_program(fl, ds, t, slow); break;
-    case TX_ERASE: start_erase(fl, ds, t, slow); break;
+    case TX_ERASE:
+    case TX_ZONE_ERASE: start_erase(fl, ds, t, slow); break;
     default: start_read(fl, ds, t, slow); break;
     }
 }
 
 static int class_of(const txn *t)
 {
-    return t->kind == TX_PROGRAM ? FLASH_CLASS_PROGRAM : t->kind == TX_ERASE ? FLASH_CLASS_ERASE : FLASH_CLASS_READ;
+    if (t->kind == TX_PROGRAM) return FLASH_CLASS_PROGRAM;
+    return t->kind == TX_ERASE || t->kind == TX_ZONE_ERASE ? FLASH_CLASS_ERASE : FLASH_CLASS_READ;
 }
 
 void flash_submit(flash *fl, txn *t)

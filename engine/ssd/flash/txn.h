@@ -18,6 +18,7 @@ typedef enum flash_kind {
     TX_MAP_READ, /* a translation unit (DRAM-less mapping) */
     TX_RMW_READ, /* the old data a partial write merges */
     TX_PREFETCH, /* read-ahead into the read cache */
+    TX_ZONE_ERASE, /* a zone's block, erased by a zone reset */
     TX_KINDS
 } flash_kind;
 
@@ -31,7 +32,7 @@ typedef struct txn {
     uint64_t seq;     /* submission order, for schedulers that need it */
     sim_time_t queued; /* when it joined its die's queue */
     uint32_t padding; /* units of a program unit written only to fill it */
-    uint32_t tu;      /* TX_MAP_READ: the translation unit read */
+    uint32_t tu;      /* TX_MAP_READ: the translation unit read; zone programs and erases: the zone */
 } txn;
 
 #endif

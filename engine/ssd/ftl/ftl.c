@@ -14,7 +14,7 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->p = p;
     f->rng = rng;
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
-    f->l2p = bigmem_alloc(p->logical_units * sizeof *f->l2p);
+    f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
     f->p2l = bigmem_alloc(p->physical_units * sizeof *f->p2l);
     f->blocks = calloc(nblocks, sizeof *f->blocks);
     f->dies = calloc(p->dies, sizeof *f->dies);
@@ -22,7 +22,7 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
         ftl_free(f);
         return -1;
     }
-    memset(f->l2p, 0xff, p->logical_units * sizeof *f->l2p);
+    memset(f->l2p, 0xff, p->l2p_units * sizeof *f->l2p);
     memset(f->p2l, 0xff, p->physical_units * sizeof *f->p2l);
     for (uint32_t d = 0; d < p->dies; d++) {
         ftl_die *die = &f->dies[d];
@@ -31,7 +31,9 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
             ftl_free(f);
             return -1;
         }
-        for (uint32_t b = 0; b < p->blocks_per_die; b++) die->free[die->free_count++] = d * p->blocks_per_die + b;
+        for (uint32_t b = 0; b < params_conventional_blocks(p); b++) die->free[die->free_count++] = d * p->blocks_per_die + b;
+        for (uint32_t b = params_conventional_blocks(p); b < p->blocks_per_die; b++)
+            f->blocks[d * p->blocks_per_die + b].state = BLOCK_ZONE;
         for (int s = 0; s < STREAM_COUNT; s++) die->open[s] = FTL_NONE;
     }
     return 0;
@@ -54,7 +56,7 @@ void ftl_free(ftl *f)
 int ftl_enable_versions(ftl *f)
 {
     f->version_of_physical = calloc(f->p->physical_units, sizeof *f->version_of_physical);
-    f->latest_version = calloc(f->p->logical_units, sizeof *f->latest_version);
+    f->latest_version = calloc(f->p->l2p_units, sizeof *f->latest_version);
     return f->version_of_physical && f->latest_version ? 0 : -1;
 }
 
@@ -290,7 +292,7 @@ static inline uint32_t scan_die(const ftl *f, uint32_t die, bool (*eligible)(con
 {
     uint32_t first = die * f->p->blocks_per_die, best = FTL_NONE;
     double best_cost = 0;
-    for (uint32_t b = first; b < first + f->p->blocks_per_die; b++) {
+    for (uint32_t b = first; b < first + params_conventional_blocks(f->p); b++) {
         if (!eligible(f, b)) continue;
         double c = cost(f, b, now);
         if (best == FTL_NONE || c < best_cost) {
@@ -318,7 +320,7 @@ static uint32_t pick_sampled(ftl *f, uint32_t die, uint32_t d)
     uint32_t found = 0;
     /* Bounded tries: a die with few closed blocks falls back to greedy. */
     for (uint32_t tries = 0; found < d && tries < 16 * d; tries++) {
-        uint32_t b = first + (uint32_t)gsl_rng_uniform_int(f->rng, f->p->blocks_per_die);
+        uint32_t b = first + (uint32_t)gsl_rng_uniform_int(f->rng, params_conventional_blocks(f->p));
         if (!collectable(f, b)) continue;
         found++;
         if (best == FTL_NONE || f->blocks[b].valid < f->blocks[best].valid) best = b;
@@ -495,7 +497,7 @@ int ftl_check(const ftl *f, char *err, size_t errlen)
     const ssd_params *p = f->p;
     const uint32_t U = p->units_per_block;
     uint64_t mapped = 0;
-    for (uint64_t lpn = 0; lpn < p->logical_units; lpn++) {
+    for (uint64_t lpn = 0; lpn < p->l2p_units; lpn++) {
         uint32_t ppa = f->l2p[lpn];
         if (ppa == FTL_NONE) continue;
         mapped++;
@@ -525,7 +527,7 @@ int ftl_check(const ftl *f, char *err, size_t errlen)
                 if (tu >= f->map_units || f->map_loc[tu] != b * U + off)
                     return snprintf(err, errlen, "physical unit %zu claims translation unit %u, which lives elsewhere",
                                     b * U + off, tu), -1;
-            } else if (lpn >= p->logical_units || f->l2p[lpn] != b * U + off) {
+            } else if (lpn >= p->l2p_units || f->l2p[lpn] != b * U + off) {
                 return snprintf(err, errlen, "physical unit %zu claims logical unit %u, which maps elsewhere",
                                 b * U + off, lpn), -1;
             }

@@ -23,12 +23,14 @@
 /* Host writes to native blocks, relocations (GC and SLC folding) to native
  * blocks, host writes to SLC-mode blocks, translation units (DRAM-less
  * mapping) to native blocks of their own. */
-typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_SLC, STREAM_MAP, STREAM_COUNT } ftl_stream;
+typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_SLC, STREAM_MAP, STREAM_ZONE, STREAM_COUNT } ftl_stream;
+/* STREAM_ZONE: host data of a zoned namespace, in its zone's blocks (zoneio.h). */
 
 /* In P2L, a physical unit holding a translation unit (a mapping-unit-sized
  * piece of the mapping table) is marked with this bit over its number. */
 #define FTL_MAP_BIT UINT32_C(0x80000000)
-typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM } block_state;
+/* BLOCK_ZONE: a zoned namespace's block, never free, never collected. */
+typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM, BLOCK_ZONE } block_state;
 
 typedef struct ftl_block {
     uint32_t valid;       /* valid units */

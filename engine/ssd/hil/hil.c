@@ -21,21 +21,51 @@ static void on_device_done(sim *s, void *ctx, void *obj, uint64_t arg)
 
 /* --- down the path --------------------------------------------------------- */
 
+static bool moves_data(const ssdlab_request *r)
+{
+    int c = ssdlab_op_class(r->op);
+    return c == SSDLAB_READ || c == SSDLAB_WRITE;
+}
+
+/* A zoned command's checks and zone work; true when it goes no further
+ * down the path from here. */
+static bool zoned_stops(hil *h, ssdlab_request *r)
+{
+    switch (zoned_command(h->zio, r, h->p->unit)) {
+    case ZONED_NOT: return false;
+    case ZONED_GO_ON: break;
+    case ZONED_DONE: done_at(h, r, sim_now(h->s)); return true;
+    case ZONED_WAITS: return true;
+    }
+    if (r->op == SSDLAB_READ) buffer_read(h->buf, r);
+    else buffer_write(h->buf, r);
+    return true;
+}
+
+void hil_zone_reset_done(void *ctx, ssdlab_request *r)
+{
+    hil *h = ctx;
+    done_at(h, r, sim_now(h->s));
+}
+
 /* The request's work after the firmware stage (and, with a cached mapping,
  * once its translation units are in the cache). */
 static void continue_request(hil *h, ssdlab_request *r)
 {
+    if (h->zio && !req_priv(r)->merged && zoned_stops(h, r)) return;
     uint32_t lpn = req_first_unit(h->p, r), n = req_units(h->p, r);
     if (h->map && r->op != SSDLAB_TRIM && !mapio_ready(h->map, r, lpn, n)) return;
     switch (r->op) {
     case SSDLAB_READ: buffer_read(h->buf, r); break;
-    case SSDLAB_WRITE: buffer_write(h->buf, r); break;
+    case SSDLAB_WRITE:
+    case SSDLAB_ZONE_APPEND: buffer_write(h->buf, r); break;
     case SSDLAB_TRIM: {
         uint32_t map_reads = h->map ? mapio_uncached(h->map, lpn, n) : 0;
         if (h->map) mapio_dirty(h->map, lpn, n);
         done_at(h, r, trim_command(&h->trim, lpn, n, map_reads));
         break;
     }
+    default: done_at(h, r, sim_now(h->s)); break; /* zone management: only in a zoned namespace */
     }
 }
 
@@ -60,8 +90,10 @@ static void admit(hil *h, ssdlab_request *r)
     /* The firmware stage will look the request's units up: fetch the
      * mapping entry now, so the miss overlaps other events' work. */
     __builtin_prefetch(&h->f->l2p[req_first_unit(h->p, r)]);
-    sim_time_t cost = r->op == SSDLAB_READ ? h->p->fw_read : r->op == SSDLAB_WRITE ? h->p->fw_write : h->p->fw_trim;
-    cost += (sim_time_t)(req_units(h->p, r) - 1) * h->p->fw_per_unit;
+    int c = ssdlab_op_class(r->op); /* zone management costs what a TRIM's command does */
+    sim_time_t cost = c == SSDLAB_READ ? h->p->fw_read : c == SSDLAB_WRITE ? h->p->fw_write : h->p->fw_trim;
+    uint32_t units = r->bytes ? req_units(h->p, r) : 1;
+    cost += (sim_time_t)(units - 1) * h->p->fw_per_unit;
     power_deposit(h->power, (double)cost * 1e-9 * h->power->controller_active_extra_w);
     sim_time_t end = datapath_firmware(h->dp, h->protocol->command(&h->link, sim_now(h->s)), cost);
     r->start = end - cost;
@@ -76,15 +108,13 @@ static void fetch(hil *h)
 
 int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
-    uint64_t capacity = h->p->logical_units * h->p->unit;
-    if (r->bytes == 0 || r->offset >= capacity || r->bytes > capacity - r->offset || (unsigned)r->op > SSDLAB_TRIM ||
-        r->queue >= h->p->host_queues)
-        return -1;
+    if (!zoned_valid(h->zio, r, h->p->logical_units * h->p->unit, h->p->unit) || r->queue >= h->p->host_queues) return -1;
+    r->status = 0;
     req_priv(r)->done = done;
     req_priv(r)->done_ctx = ctx;
     r->arrival = sim_now(h->s);
     r->id = h->submitted++;
-    if (r->op != SSDLAB_TRIM && h->rw_pending++ == 0) h->busy_since = r->arrival;
+    if (moves_data(r) && h->rw_pending++ == 0) h->busy_since = r->arrival;
     req_priv(r)->merged = 0;
     arbiter_arrive(&h->arb, r);
     fetch(h);
@@ -130,7 +160,7 @@ static void on_complete(sim *s, void *ctx, void *obj, uint64_t arg)
     hil *h = ctx;
     ssdlab_request *r = obj;
     r->finish = sim_now(s);
-    if (r->op != SSDLAB_TRIM && --h->rw_pending == 0) h->busy_ns += r->finish - h->busy_since;
+    if (moves_data(r) && --h->rw_pending == 0) h->busy_ns += r->finish - h->busy_since;
     arbiter_done(&h->arb, r);
     h->completed(h->completed_ctx, r);
     fetch(h);

@@ -19,6 +19,7 @@
 #include "reclaim.h"
 #include "request_units.h"
 #include "trim.h"
+#include "zoned.h"
 
 typedef struct hil {
     sim *s;
@@ -26,6 +27,7 @@ typedef struct hil {
     ftl *f;
     buffer *buf;
     mapio *map; /* NULL with the mapping table in DRAM */
+    zoneio *zio; /* NULL without a zoned namespace */
     progunits *pu;
     reclaim *rc;
     power_model *power;
@@ -49,6 +51,7 @@ int hil_init(hil *h, sim *s, ftl *f, buffer *buf, mapio *map, progunits *pu, rec
              datapath *dp);
 void hil_free(hil *h);
 void hil_on_completed(hil *h, void (*fn)(void *ctx, const ssdlab_request *r), void *ctx);
+static inline void hil_set_zones(hil *h, zoneio *zio) { h->zio = zio; }
 
 /* Submits at the current simulated time; -1 if r lies outside the drive,
  * has no bytes, an unknown op or queue. */
@@ -61,5 +64,6 @@ void hil_reset_busy(hil *h);
 void hil_move_in(void *ctx, ssdlab_request *r);
 void hil_buffer_done(void *ctx, ssdlab_request *r);
 void hil_resume(void *ctx, ssdlab_request *r);
+void hil_zone_reset_done(void *ctx, ssdlab_request *r);
 
 #endif

@@ -151,7 +151,8 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     const ssd_params *p = ssd_params_of(d);
     const char *kind = cfg_str(c, "workload.phase"), *name = cfg_str(c, "workload.name");
     const char *source = cfg_str(c, "workload.source");
-    bool traced = !strcmp(kind, "io") && strcmp(source, "synthetic") != 0;
+    bool traced = !strcmp(kind, "io") && (!strcmp(source, "trace") || !strcmp(source, "pcmark8"));
+    bool zoned = !strcmp(source, "zoned");
     char pcmark[96];
     snprintf(pcmark, sizeof pcmark, "pcmark8:%s (seed %llu)", cfg_str(c, "workload.pcmark8_app"),
              (unsigned long long)cfg_uint(c, "workload.pcmark8_seed"));
@@ -167,6 +168,12 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     else if (traced)
         fprintf(log, "  workload: replay of %s as fast as possible at QD %llu, precondition %s\n", trace,
                 (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
+    else if (zoned)
+        fprintf(log, "  workload: zoned writer, %llu objects of %llu B (%.0f%% live), %s over %llu streams, %s, %.0f%% reads, QD %llu\n",
+                (unsigned long long)r->zone_objects, (unsigned long long)cfg_uint(c, "workload.block_size"),
+                100 * cfg_float(c, "workload.zone_live"), cfg_str(c, "workload.zone_placement"),
+                (unsigned long long)cfg_uint(c, "workload.zone_streams"), cfg_str(c, "workload.pattern"),
+                100 * cfg_float(c, "workload.read_share"), (unsigned long long)cfg_uint(c, "workload.queue_depth"));
     else if (!strcmp(kind, "io"))
     {
         char sizes[64];
@@ -185,6 +192,12 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     print_op(log, d, &st, SSDLAB_READ, "read", r->seconds);
     print_op(log, d, &st, SSDLAB_WRITE, "write", r->seconds);
     if (st.completed[SSDLAB_TRIM]) fprintf(log, "  trim   %10llu commands\n", (unsigned long long)st.completed[SSDLAB_TRIM]);
+    if (zoned)
+        fprintf(log, "  zoned writer: %llu object writes, %llu copies by its reclaimer (host write amplification %.3f), "
+                     "%llu zone resets, %llu writes waited for an empty zone\n",
+                (unsigned long long)r->zone_writes, (unsigned long long)r->zone_copies,
+                r->zone_writes ? (double)(r->zone_writes + r->zone_copies) / (double)r->zone_writes : NAN,
+                (unsigned long long)r->zone_resets, (unsigned long long)r->zone_stalls);
     if (st.bytes[SSDLAB_WRITE])
         fprintf(log,
                 "  write amplification %.3f = host 1 + read-modify-write %.3f + fold %.3f + GC %.3f + map %.3f + padding %.3f"

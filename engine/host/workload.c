@@ -6,6 +6,7 @@
 #include "replay.h"
 #include "submit.h"
 #include "reqpool.h"
+#include "zonewriter.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,8 @@ const cfg_key workload_config_keys[] = {
     {"workload.with_previous", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
      "Phases: run this phase at the same time as the previous one, as another worker (synthetic io phases only)."},
     {"workload.trim_chunk", CFG_SIZE, "MiB", "0B", NULL, "4GiB", NULL, "Trim phase: bytes per TRIM command; 0 means as few commands as possible."},
-    {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace|pcmark8",
-     "Where requests come from: the synthetic generator (pattern, read share, ...), a trace file (workload.trace), or a PCMark-like desktop trace generated in memory (workload.pcmark8_app; replayed like a trace)."},
+    {"workload.source", CFG_ENUM, NULL, "synthetic", NULL, NULL, "synthetic|trace|pcmark8|zoned",
+     "Where requests come from: the synthetic generator (pattern, read share, ...), a trace file (workload.trace), a PCMark-like desktop trace generated in memory (workload.pcmark8_app; replayed like a trace), or a zoned writer: a log-structured store of workload.block_size objects over the zoned namespace, with its own reclaimer (docs/zns.md)."},
     {"workload.pcmark8_app", CFG_ENUM, NULL, "word", NULL, NULL,
      "photoshop-light|photoshop-heavy|illustrator|indesign|after-effects|word|excel|powerpoint|world-of-warcraft|battlefield-3",
      "PCMark-like source: the application whose trace is generated (docs/pcmark-like.md)."},
@@ -122,10 +123,17 @@ struct workload {
     double overwrites;
     bool measuring, stopping;
     replay *trace; /* workload.source = trace */
+    zonewriter *zw; /* workload.source = zoned */
     int *group_active; /* workers running together: how many have not finished */
 };
 
 static void issue(workload *w, ssdlab_request *r);
+
+/* Slots that waited for the zoned writer try again, each once. */
+static void wake_parked(workload *w)
+{
+    for (uint32_t n = zonewriter_parked(w->zw); n > 0 && !w->stopping; n--) issue(w, &w->slots[zonewriter_unpark(w->zw)]);
+}
 
 static bool limits_reached(const workload *w)
 {
@@ -146,6 +154,7 @@ static void on_done(ssdlab_request *r, void *ctx)
 {
     workload *w = ctx;
     w->completed++;
+    if (w->zw) zonewriter_done(w->zw, (uint32_t)(r - w->slots), r);
     if (!w->measuring && w->completed == w->warmup) {
         w->measuring = true;
         w->measure_start = sim_now(w->s);
@@ -156,7 +165,7 @@ static void on_done(ssdlab_request *r, void *ctx)
     if (w->measuring) {
         if (w->is_tenant) tenant_stats_add(&w->tenant, r);
         w->bytes_done += r->bytes;
-        if (r->op == SSDLAB_WRITE) w->written += r->bytes;
+        if (ssdlab_op_class(r->op) == SSDLAB_WRITE) w->written += r->bytes;
         if (limits_reached(w)) w->stopping = true;
     }
     if (w->open_loop) reqpool_give(&w->pool, r);
@@ -169,14 +178,34 @@ static void on_done(ssdlab_request *r, void *ctx)
         return;
     }
     if (!w->open_loop) issue(w, r);
+    if (w->zw) wake_parked(w);
+}
+
+/* The zoned writer's next command for the slot (a copy's append after its
+ * read, reclaim work, or the generator's choice); false when it waits. */
+static bool zoned_request(workload *w, ssdlab_request *r)
+{
+    uint32_t slot = (uint32_t)(r - w->slots);
+    if (zonewriter_copying(w->zw, slot)) return zonewriter_copy(w->zw, slot, r), true;
+    bool read;
+    uint64_t offset;
+    uint32_t bytes;
+    if (!zonewriter_kept_draw(w->zw, slot, &read, &offset)) generator_next(&w->gen, w->rng, &read, &offset, &bytes);
+    if (zonewriter_next(w->zw, slot, read, offset, r)) return true;
+    zonewriter_park(w->zw, slot);
+    return false;
 }
 
 static void issue(workload *w, ssdlab_request *r)
 {
-    bool read;
-    generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
+    if (w->zw) {
+        if (!zoned_request(w, r)) return;
+    } else {
+        bool read;
+        generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
+        r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
+    }
     if (w->measuring) w->bytes_issued += r->bytes;
-    r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
     if (w->queue >= 0) r->queue = (uint32_t)w->queue;
     else r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;
@@ -300,6 +329,30 @@ static void set_trim_phase(workload *w, const cfg *c, uint64_t start, uint64_t s
     w->trim_end = start + size;
 }
 
+/* The zoned writer (zonewriter.h): its objects are the generator's region,
+ * the closed loop's slots its workers. */
+static int open_zoned(workload *w, const cfg *c, char *err, size_t errlen)
+{
+    if (!(w->zw = calloc(1, sizeof *w->zw))) return snprintf(err, errlen, "out of memory"), -1;
+    if (zonewriter_init(w->zw, w->d, c, w->depth, err, errlen)) goto undo;
+    uint64_t space = zonewriter_space(w->zw);
+    if (open_generator(w, c, 0, space, err, errlen)) goto undo;
+    bool stops = stop_conditions(w, c, space, space, err, errlen) == 0;
+    if (stops && !(w->slots = calloc(w->depth, sizeof *w->slots))) snprintf(err, errlen, "out of memory");
+    if (!w->slots) {
+        generator_free(&w->gen);
+        goto undo;
+    }
+    double hot = (double)w->gen.slots * w->gen.hot_fraction; /* the generator's hot part: its first slots */
+    if (w->gen.pattern == GEN_HOTCOLD) w->zw->hot_objects = hot < 1 ? 1 : (uint64_t)hot;
+    return 0;
+undo:
+    zonewriter_free(w->zw);
+    free(w->zw);
+    w->zw = NULL;
+    return -1;
+}
+
 /* The synthetic kinds of phase: io, fill, trim, idle. */
 static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
 {
@@ -322,6 +375,7 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
         return snprintf(err, errlen, "key 'workload.priority' is %s, but the phase has no queue of its own; expected workload.queue "
                                      "as well", cfg_str(c, "workload.priority")), -1;
     if (priority) ssd_set_queue_class(w->d, (uint32_t)w->queue, priority - 1);
+    if (!strcmp(cfg_str(c, "workload.source"), "zoned")) return open_zoned(w, c, err, errlen);
     const char *arrival = cfg_str(c, "workload.arrival");
     w->open_loop = strcmp(arrival, "closed") != 0;
     w->poisson = !strcmp(arrival, "poisson");
@@ -369,6 +423,8 @@ void workload_free(workload *w)
 {
     if (!w) return;
     replay_free(w->trace);
+    if (w->zw) zonewriter_free(w->zw);
+    free(w->zw);
     generator_free(&w->gen);
     reqpool_free(&w->pool);
     if (w->is_tenant) tenant_stats_free(&w->tenant);
@@ -394,6 +450,7 @@ int workload_join(workload *w, int *active)
 }
 
 const tenant_stats *workload_tenant(const workload *w) { return w->is_tenant ? &w->tenant : NULL; }
+const zonewriter *workload_zonewriter(const workload *w) { return w->zw; }
 
 uint32_t workload_device_tenants(const workload *w, const tenant_stats **stats, const uint32_t **ids)
 {
@@ -496,6 +553,11 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     r->seconds = sim_time_to_sec(sim_now(w->s) - w->measure_start);
     workload_set_rates(r, &st);
     r->remapped = r->skipped = 0;
+    if (w->zw) {
+        r->requests += st.completed[SSDLAB_CLASS_ZONE];
+        r->zone_writes = w->zw->n.user_writes, r->zone_copies = w->zw->n.copies, r->zone_resets = w->zw->n.resets;
+        r->zone_stalls = w->zw->n.stalls, r->zone_objects = w->zw->objects;
+    }
     return 0;
 }
 

@@ -21,6 +21,9 @@ typedef struct workload_result {
     double iops, mib_per_s;
     uint64_t remapped, skipped; /* trace replay: records mapped onto the drive, records of other devices */
     char warning[400];          /* trace replay: a doubt about the trace's time unit, or "" */
+    /* zoned writer: objects written by the user and copied by its
+     * reclaimer, zones reset, writes that waited for an empty zone */
+    uint64_t zone_writes, zone_copies, zone_resets, zone_stalls, zone_objects;
 } workload_result;
 
 workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);
@@ -34,6 +37,8 @@ bool workload_can_join(const workload *w);
 int workload_join(workload *w, int *active); /* -1 when memory runs out */
 /* What a worker saw, as a tenant (NULL for a phase run alone). */
 const tenant_stats *workload_tenant(const workload *w);
+/* The zoned writer of a workload.source=zoned phase, else NULL. */
+const struct zonewriter *workload_zonewriter(const workload *w);
 /* A trace replay with workload.tenants=devices: its devices as tenants
  * (see replay_tenants); 0 otherwise. */
 uint32_t workload_device_tenants(const workload *w, const tenant_stats **stats, const uint32_t **ids);

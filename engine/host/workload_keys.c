@@ -21,22 +21,25 @@ static int refuse_key(const char *key, const char *origin, bool on_replay, char 
 /* The kinds of phase a key shapes. Set in a phase of another kind, it
  * would be ignored: that is an error, and so is a key set for the whole
  * workload that no phase of it uses. */
-enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32 };
+enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32, FOR_ZONED = 128 };
 /* Refused on a phase of the other source (a replay, a synthetic phase)
  * wherever it is set, inherited from the workload's top included. */
 enum { ANYWHERE = 64 };
-enum { FOR_REPLAY = FOR_TIMED | FOR_AFAP, FOR_RUNS = FOR_IO | FOR_REPLAY, FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM,
-       FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE };
+enum { FOR_REPLAY = FOR_TIMED | FOR_AFAP, FOR_RUNS = FOR_IO | FOR_REPLAY | FOR_ZONED, FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM,
+       FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE | FOR_ZONED, FOR_OBJECTS = FOR_IO | FOR_ZONED };
 static const struct {
     const char *key;
     unsigned kinds;
 } phase_keys[] = {
-    {"workload.pattern", FOR_IO | ANYWHERE},      {"workload.read_share", FOR_IO | ANYWHERE}, {"workload.zipf_theta", FOR_IO | ANYWHERE},
-    {"workload.hot_fraction", FOR_IO | ANYWHERE}, {"workload.hot_share", FOR_IO | ANYWHERE},  {"workload.arrival", FOR_IO | ANYWHERE},
-    {"workload.rate", FOR_IO | ANYWHERE},         {"workload.block_size", FOR_IO | FOR_FILL | ANYWHERE},
+    {"workload.pattern", FOR_OBJECTS | ANYWHERE},      {"workload.read_share", FOR_OBJECTS | ANYWHERE},
+    {"workload.zipf_theta", FOR_OBJECTS | ANYWHERE},   {"workload.hot_fraction", FOR_OBJECTS | ANYWHERE},
+    {"workload.hot_share", FOR_OBJECTS | ANYWHERE},    {"workload.arrival", FOR_IO | ANYWHERE},
+    {"workload.rate", FOR_IO | ANYWHERE},         {"workload.block_size", FOR_OBJECTS | FOR_FILL | ANYWHERE},
     {"workload.block_sizes", FOR_IO | FOR_FILL | ANYWHERE}, {"workload.align", FOR_IO | FOR_FILL | ANYWHERE},
-    {"workload.queue_depth", FOR_IO | FOR_FILL | FOR_AFAP}, {"workload.queue", FOR_IO | FOR_FILL},
-    {"workload.priority", FOR_IO | FOR_FILL},     {"workload.region_offset", FOR_REGION | ANYWHERE},
+    {"workload.queue_depth", FOR_OBJECTS | FOR_FILL | FOR_AFAP}, {"workload.queue", FOR_OBJECTS | FOR_FILL},
+    {"workload.priority", FOR_OBJECTS | FOR_FILL}, {"workload.zone_streams", FOR_ZONED | ANYWHERE},
+    {"workload.zone_placement", FOR_ZONED | ANYWHERE}, {"workload.zone_live", FOR_ZONED | ANYWHERE},
+    {"workload.region_offset", FOR_REGION | ANYWHERE},
     {"workload.region_size", FOR_REGION | ANYWHERE}, {"workload.region_offset_share", FOR_REGION | ANYWHERE},
     {"workload.region_share", FOR_REGION | ANYWHERE}, {"workload.requests", FOR_RUNS},      {"workload.bytes", FOR_RUNS},
     {"workload.drive_writes", FOR_RUNS},   {"workload.warmup", FOR_RUNS},            {"workload.duration", FOR_RUNS | FOR_IDLE},
@@ -70,6 +73,7 @@ int workload_refuse_generator_keys(const cfg *c, char *err, size_t errlen) { ret
 static unsigned kind_of(const cfg *c, const char **name)
 {
     const char *source = cfg_str(c, "workload.source"), *phase = cfg_str(c, "workload.phase");
+    if (!strcmp(source, "zoned")) return *name = "zoned writer", FOR_ZONED;
     if (strcmp(source, "synthetic")) {
         bool timed = !strcmp(cfg_str(c, "workload.replay"), "timed");
         return *name = timed ? "timed replay" : "replay as fast as possible", timed ? FOR_TIMED : FOR_AFAP;

@@ -5,7 +5,8 @@
 
 bool score_counts(const cfg *phase)
 {
-    return !strcmp(cfg_str(phase, "workload.phase"), "io") && strcmp(cfg_str(phase, "workload.source"), "synthetic") != 0;
+    const char *source = cfg_str(phase, "workload.source");
+    return !strcmp(cfg_str(phase, "workload.phase"), "io") && (!strcmp(source, "trace") || !strcmp(source, "pcmark8"));
 }
 
 void score_add(trace_score *s, const phase_summary *row)

@@ -63,7 +63,9 @@ static int next_binary(trace_reader *t, trace_record *r)
     r->bytes = (uint32_t)get_le(b + 16, 4);
     r->op = (trace_op)b[20];
     r->device = (uint32_t)get_le(b + 22, 2);
-    if (r->op > TRACE_TRIM || r->bytes == 0) return reader_bad(t, "an operation above 2 or a size of 0", "operation 0-2 and a size above 0");
+    /* ops 3-7 are zone commands (record.h); only management ones have no bytes */
+    if (r->op >= TRACE_OPS || (r->bytes == 0) != trace_op_is_zone_management(r->op))
+        return reader_bad(t, "an operation above 7, or a size that does not fit it", "operation 0-7 with a size above 0 (0 for zone management, 4-7)");
     return 1;
 }
 

@@ -43,6 +43,21 @@ static int parse_disksim(trace_reader *t, char *line, trace_record *r)
     return reader_set_time(t, stamp, t->opt.disksim_time_unit_ns > 0 ? t->opt.disksim_time_unit_ns : 1e6, r) < 0 ? -1 : 1;
 }
 
+/* blkparse's RWBS letters: D discard, W write, R read; and the zone
+ * commands of Linux 6.17's blk_fill_rwbs: ZA append, ZR reset (and reset
+ * all), ZF finish, ZO open, ZC close. -1: none of them (no data moved). */
+static int rwbs_op(const char *rwbs)
+{
+    static const char zone[] = "ARFOC";
+    static const trace_op zone_ops[] = {TRACE_ZONE_APPEND, TRACE_ZONE_RESET, TRACE_ZONE_FINISH, TRACE_ZONE_OPEN, TRACE_ZONE_CLOSE};
+    const char *z = strchr(rwbs, 'Z');
+    if (z && z[1] && strchr(zone, z[1])) return (int)zone_ops[strchr(zone, z[1]) - zone];
+    if (strchr(rwbs, 'D')) return TRACE_TRIM;
+    if (strchr(rwbs, 'W')) return TRACE_WRITE;
+    if (strchr(rwbs, 'R')) return TRACE_READ;
+    return -1;
+}
+
 /* 1: a record; 0: a line that is not an I/O of the chosen event (skipped). */
 static int parse_blkparse(trace_reader *t, char *line, trace_record *r)
 {
@@ -59,23 +74,22 @@ static int parse_blkparse(trace_reader *t, char *line, trace_record *r)
     if (n < 6 || !strchr(f[0], ',')) return reader_bad(t, "not a blkparse event line", "maj,min cpu seq time pid action rwbs [sector + count]");
     char event = t->opt.blkparse_event ? t->opt.blkparse_event : 'Q';
     if (f[5][0] != event || f[5][1]) return 0;
-    if (n < 10 || strcmp(f[8], "+")) return 0; /* an event without a sector range (a flush) */
+    int op = n > 6 ? rwbs_op(f[6]) : -1;
+    bool manages = op >= 0 && trace_op_is_zone_management((trace_op)op);
+    if (op < 0 || n < 8 || (!manages && (n < 10 || strcmp(f[8], "+")))) return 0; /* no sector range (a flush) */
     double stamp;
     uint64_t sector, count, major = 0, minor = 0;
     if (!parse_real(f[3], &stamp)) return reader_bad(t, "the time is not a number", "seconds");
-    if (!parse_u64(f[7], &sector) || !parse_u64(f[9], &count))
+    if (!parse_u64(f[7], &sector) || (!manages && !parse_u64(f[9], &count)))
         return reader_bad(t, "the sector range is not whole numbers", "sector + count");
     sscanf(f[0], "%llu,%llu", (unsigned long long *)&major, (unsigned long long *)&minor);
-    const char *rwbs = f[6];
-    if (strchr(rwbs, 'D')) r->op = TRACE_TRIM;
-    else if (strchr(rwbs, 'W')) r->op = TRACE_WRITE;
-    else if (strchr(rwbs, 'R')) r->op = TRACE_READ;
-    else return 0; /* neither data nor discard */
-    if (count == 0) return 0;
+    r->op = (trace_op)op;
+    if (count == 0 && !manages) return 0;
     r->offset = sector * 512;
     r->device = (uint32_t)(major * 256 + minor);
-    if (reader_sized(t, count * 512, r) || reader_set_time(t, stamp, 1e9, r)) return -1;
-    return 1;
+    if (manages) r->bytes = 0; /* a zone command names its zone's start, no data */
+    else if (reader_sized(t, count * 512, r)) return -1;
+    return reader_set_time(t, stamp, 1e9, r) ? -1 : 1;
 }
 
 static uint32_t fio_file(trace_reader *t, const char *name)

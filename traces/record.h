@@ -8,7 +8,21 @@
 
 #include "simtime.h"
 
-typedef enum trace_op { TRACE_READ, TRACE_WRITE, TRACE_TRIM } trace_op;
+/* Zone commands come from traces of zoned devices (blkparse's ZA, ZR, ZF,
+ * ZO, ZC since Linux 6.17); the management ones carry no bytes. */
+typedef enum trace_op {
+    TRACE_READ,
+    TRACE_WRITE,
+    TRACE_TRIM,
+    TRACE_ZONE_APPEND,
+    TRACE_ZONE_RESET,
+    TRACE_ZONE_FINISH,
+    TRACE_ZONE_OPEN,
+    TRACE_ZONE_CLOSE,
+    TRACE_OPS
+} trace_op;
+
+static inline int trace_op_is_zone_management(trace_op op) { return op >= TRACE_ZONE_RESET && op < TRACE_OPS; }
 
 typedef struct trace_record {
     sim_time_t time;  /* since the trace's first record (ns) */

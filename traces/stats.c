@@ -160,7 +160,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
         s->size_hist[size_bucket(r.bytes)]++;
         uint32_t dev = r.device % MAX_DEVICES;
         if (seen[dev] && next_offset[dev] == r.offset) s->sequential++;
-        if (r.op != TRACE_TRIM) {
+        if (r.op == TRACE_READ || r.op == TRACE_WRITE) {
             uint64_t *next = &next_of_op[2 * dev + r.op];
             if (*next && *next == r.offset + 1) s->sequential_op[r.op]++;
             *next = r.offset + r.bytes + 1; /* +1: offset 0 stays "none" */

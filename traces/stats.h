@@ -15,13 +15,13 @@ enum { STATS_DEVICES = 64 };  /* devices described one by one; more are counted 
 /* One device (disk, volume, ASU) of a trace. */
 typedef struct trace_device {
     uint32_t id;
-    uint64_t requests, count[3], bytes[3];
+    uint64_t requests, count[TRACE_OPS], bytes[TRACE_OPS];
     uint64_t min_offset, max_end;
     uint64_t footprint_pages; /* distinct 4 KiB pages; UINT64_MAX when not counted (range or memory) */
 } trace_device;
 
 typedef struct trace_stats {
-    uint64_t requests, count[3], bytes[3];
+    uint64_t requests, count[TRACE_OPS], bytes[TRACE_OPS];
     uint64_t size_hist[SIZE_BUCKETS];
     uint64_t sequential;         /* requests starting where the device's previous one ended */
     uint64_t sequential_op[2];   /* reads (writes) starting where the device's previous read (write) ended:

@@ -105,6 +105,14 @@ static void print_text(const char *path, const trace_stats *s)
     for (int i = 0; i < 3; i++)
         printf("  %-19s %llu (%llu bytes, %.2f MiB)\n", ops[i], (unsigned long long)s->count[i], (unsigned long long)s->bytes[i],
                (double)s->bytes[i] / 1048576.0);
+    uint64_t zone_commands = 0;
+    for (int i = TRACE_ZONE_APPEND; i < TRACE_OPS; i++) zone_commands += s->count[i];
+    if (zone_commands) /* a zoned device's trace */
+        printf("  zone commands       %llu: %llu appends (%llu bytes), %llu resets, %llu finishes, %llu opens, %llu closes\n",
+               (unsigned long long)zone_commands, (unsigned long long)s->count[TRACE_ZONE_APPEND],
+               (unsigned long long)s->bytes[TRACE_ZONE_APPEND], (unsigned long long)s->count[TRACE_ZONE_RESET],
+               (unsigned long long)s->count[TRACE_ZONE_FINISH], (unsigned long long)s->count[TRACE_ZONE_OPEN],
+               (unsigned long long)s->count[TRACE_ZONE_CLOSE]);
     /* a request is sequential when it starts where the device's previous
      * request of its kind ended (PCMark's published split) */
     for (int i = 0; i < 2; i++) {

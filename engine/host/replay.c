@@ -10,6 +10,7 @@
 #include "reqpool.h"
 #include "stats.h"
 #include "submit.h"
+#include "trace_zones.h"
 #include "tenant.h"
 #include "trace.h"
 
@@ -67,6 +68,7 @@ struct replay {
     device_place places[STATS_DEVICES];
     uint32_t place_count;
     uint64_t partition; /* separate: each device's share of the drive */
+    trace_zones zones;  /* a zoned device's trace onto the zoned namespace */
     sim_handler_id on_arrival;
     sim_time_t start;
     reqpool pool;
@@ -165,9 +167,18 @@ static const device_place *place_of(const replay *p, uint32_t id)
     return NULL;
 }
 
-/* The record's address on the drive, by the device layout. */
+/* The record's address on the drive, by the device layout (or, for a
+ * zoned device's trace, zone by zone). */
 static bool place_on_drive(replay *p, trace_record *r)
 {
+    if (p->zones.on || r->op >= TRACE_ZONE_APPEND) {
+        char msg[400], what[300];
+        bool placed = p->zones.on && trace_zones_map(&p->zones, r, what, sizeof what);
+        if (!p->zones.on)
+            snprintf(what, sizeof what, "a zone command, and workload.trace_zones is conventional; expected workload.trace_zones=zoned");
+        if (!placed) snprintf(msg, sizeof msg, "%s: %s", trace_where(p->t), what), fail(p, msg);
+        return placed;
+    }
     const device_place *d = p->layout >= LAYOUT_CONCAT ? place_of(p, r->device) : NULL;
     if (!d) return map_into(p, r, p->capacity, p->max_end); /* one device, or overlaid */
     if (p->layout == LAYOUT_CONCAT) {
@@ -258,7 +269,10 @@ static void maybe_stop(replay *p)
 
 static void submit(replay *p, ssdlab_request *r)
 {
-    static const ssdlab_op ops[] = {[TRACE_READ] = SSDLAB_READ, [TRACE_WRITE] = SSDLAB_WRITE, [TRACE_TRIM] = SSDLAB_TRIM};
+    static const ssdlab_op ops[] = {[TRACE_READ] = SSDLAB_READ,         [TRACE_WRITE] = SSDLAB_WRITE,
+                                    [TRACE_TRIM] = SSDLAB_TRIM,         [TRACE_ZONE_APPEND] = SSDLAB_ZONE_APPEND,
+                                    [TRACE_ZONE_RESET] = SSDLAB_ZONE_RESET, [TRACE_ZONE_FINISH] = SSDLAB_ZONE_FINISH,
+                                    [TRACE_ZONE_OPEN] = SSDLAB_ZONE_OPEN, [TRACE_ZONE_CLOSE] = SSDLAB_ZONE_CLOSE};
     *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes};
     if (p->tenants) { /* each device a tenant on a queue of its own */
         uint32_t k = tenant_of(p, p->next.device);
@@ -499,7 +513,8 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     const char *map = cfg_str(c, "workload.lba_map");
     p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : !strcmp(map, "compact") ? MAP_COMPACT : MAP_ERROR;
     p->layout = (device_layout)cfg_choice(c, "workload.device_layout");
-    if (parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) || read_bounds(p, c, err, errlen) ||
+    if (trace_zones_init(&p->zones, d, c, err, errlen) || parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) ||
+        read_bounds(p, c, err, errlen) ||
         read_source(p, c, err, errlen) || open_source(p, err, errlen) || open_tenants(p, c, err, errlen)) {
         replay_free(p);
         return NULL;

@@ -49,6 +49,7 @@ static const struct {
     {"workload.device_layout", FOR_REPLAY}, {"workload.lba_map", FOR_REPLAY},        {"workload.start_record", FOR_REPLAY | ANYWHERE},
     {"workload.start_time", FOR_REPLAY | ANYWHERE}, {"workload.loop", FOR_REPLAY | ANYWHERE}, {"workload.pcmark8_app", FOR_REPLAY},
     {"workload.pcmark8_seed", FOR_REPLAY}, {"workload.tenants", FOR_REPLAY},
+    {"workload.trace_zones", FOR_REPLAY | ANYWHERE}, {"workload.trace_zone_size", FOR_REPLAY | ANYWHERE},
 };
 
 enum { PHASE_KEYS = sizeof phase_keys / sizeof *phase_keys };

@@ -188,7 +188,7 @@ static void interval_completed(metrics *m, const ssdlab_request *r, uint64_t lat
     metrics_catch_up(m);
     m->iv_requests++;
     int c = ssdlab_op_class(r->op);
-    if (c == SSDLAB_READ || c == SSDLAB_WRITE) { /* TRIM and zone management move no data */
+    if ((c == SSDLAB_READ || c == SSDLAB_WRITE) && !r->status) { /* TRIM, zone management and refusals move no data */
         m->iv_bytes += r->bytes;
         m->iv_op_bytes[c] += r->bytes;
         m->iv_op_requests[c]++;

@@ -55,7 +55,7 @@ static inline void op_stats_add(op_stats *s, const ssdlab_request *r, uint64_t l
 {
     int c = ssdlab_op_class(r->op);
     s->completed[c]++;
-    s->bytes[c] += r->bytes;
+    s->bytes[c] += r->status ? 0 : r->bytes; /* a refused command moved nothing */
     s->latency_sum[c] += (double)latency_ns;
     s->latency[c]->bin[latency_bin(latency_ns)] += 1;
     if (latency_ns > s->latency_max[c]) s->latency_max[c] = latency_ns;

@@ -328,6 +328,27 @@ Test(traces, blkparse_queue_events_reads_writes_discards)
     trace_close(t);
 }
 
+/* A zoned device's events (Linux 6.17's RWBS: ZA append, ZR reset, ZF
+ * finish, ZO open, ZC close): management commands name a zone start and
+ * carry no bytes; an append carries its data; a flag letter may follow. */
+Test(traces, blkparse_zone_commands)
+{
+    const char *text = "259,0  0  1  0.000000000  42  Q  ZR 0 [fio]\n"
+                       "259,0  0  2  0.000001000  42  Q  ZAS 16384 + 16 [fio]\n"
+                       "259,0  0  3  0.000002000  42  Q  ZF 16384 [fio]\n"
+                       "259,0  0  4  0.000003000  42  Q  ZO 32768 [fio]\n"
+                       "259,0  0  5  0.000004000  42  Q  ZC 32768 [fio]\n"
+                       "259,0  0  6  0.000005000  42  Q  WS 0 + 8 [fio]\n";
+    trace_reader *t = open_text("z.txt", text, TRACE_BLKPARSE);
+    expect_record(t, 0, TRACE_ZONE_RESET, 0, 0, 259 * 256);
+    expect_record(t, 1000, TRACE_ZONE_APPEND, 16384ull * 512, 8192, 259 * 256);
+    expect_record(t, 2000, TRACE_ZONE_FINISH, 16384ull * 512, 0, 259 * 256);
+    expect_record(t, 3000, TRACE_ZONE_OPEN, 32768ull * 512, 0, 259 * 256);
+    expect_record(t, 4000, TRACE_ZONE_CLOSE, 32768ull * 512, 0, 259 * 256);
+    expect_record(t, 5000, TRACE_WRITE, 0, 4096, 259 * 256);
+    trace_close(t);
+}
+
 Test(traces, fio_iolog_v2_and_v3)
 {
     trace_reader *t = open_text("v2.log", "fio version 2 iolog\n/dev/sdb add\n/dev/sdb open\n/dev/sdb write 0 4096\n"

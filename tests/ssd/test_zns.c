@@ -8,6 +8,7 @@
 #include "ftl.h"
 #include "sim_config.h"
 #include "ssd.h"
+#include "workload.h"
 #include "zoneio.h"
 
 /* 4 dies (2 x 2) of 64 blocks; 8 zones, each 2 dies wide, 1 block per die. */
@@ -274,4 +275,36 @@ Test(zns, inconsistent_zone_keys_are_refused)
     refused_config("host.interface=sata", "key 'zns.zones' asks for a zoned namespace on a SATA drive");
     refused_config("zns.max_open=7", "key 'zns.max_open' (7) is above 'zns.max_active' (6)");
     refused_config("zns.zones=200", "key 'zns.zones' (200 zones of 1 blocks on each of 2 dies) takes 100 blocks of every die, which has 64");
+}
+
+/* A zoned device's blkparse trace (tests/data/traces: the zone RWBS codes
+ * of Linux 6.17), replayed onto the zones at QD 1: its ten commands run,
+ * the write off the pointer is refused (Zone Invalid Write) and moves no
+ * bytes, the append lands in zone 1, which finish makes full, zone 2 is
+ * opened then closed, and zone 0's second reset leaves it empty. */
+Test(zns, a_zoned_blkparse_trace_replays_onto_the_zones)
+{
+    rig g;
+    open_rig(&g, (const char *const[]){"workload.source=trace",
+                                       "workload.trace=" SOURCE_DIR "/tests/data/traces/blkparse_zoned_handmade.txt",
+                                       "workload.trace_zones=zoned", "workload.replay=afap", "workload.queue_depth=1",
+                                       "workload.precondition=none", NULL});
+    char err[512];
+    workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
+    cr_assert_not_null(w, "%s", err);
+    workload_result r;
+    cr_assert_eq(workload_run(w, &r, err, sizeof err), 0, "%s", err);
+    ssdlab_stats st;
+    ssd_stats(g.d, &st);
+    cr_assert_eq(st.completed[SSDLAB_READ], 1);
+    cr_assert_eq(st.completed[SSDLAB_WRITE], 4, "three writes and the append");
+    cr_assert_eq(st.completed[SSDLAB_CLASS_ZONE], 5);
+    cr_assert_eq(st.refused, 1);
+    cr_assert_eq(g.z->zs.failed[ZONE_INVALID_WRITE], 1);
+    cr_assert_eq(st.bytes[SSDLAB_WRITE], 2 * 65536 + 8192, "the refused write moved nothing");
+    cr_assert_eq(g.z->zs.z[0].state, ZONE_EMPTY);
+    cr_assert_eq(g.z->zs.z[1].state, ZONE_FULL);
+    cr_assert_eq(g.z->zs.z[2].state, ZONE_CLOSED);
+    workload_free(w);
+    close_rig(&g);
 }

@@ -58,6 +58,7 @@ struct ssdlab_request {
     uint64_t offset; /* bytes; reads and writes are widened to whole mapping units */
     uint32_t bytes;
     uint32_t queue; /* submission queue (NVMe), below host.queues */
+    uint8_t placement; /* FDP placement handle of a write, below fdp.handles (docs/fdp.md); 0 otherwise */
     void *user;
     /* set by the model */
     uint64_t id;         /* submission order on this drive, from 0 */

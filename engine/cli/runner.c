@@ -143,6 +143,20 @@ static int finish_result(FILE *log, results_writer *w, const char *path, const c
     return rc;
 }
 
+/* Flexible data placement's log (since the drive was built). */
+static void print_fdp(FILE *log, const ssd *d, uint32_t handles)
+{
+    ssd_fdp_log f;
+    ssd_fdp_log_get(d, &f);
+    fprintf(log, "  FDP log: host %.1f MiB, media %.1f MiB (%.3f), erased %.1f MiB; media reallocated %llu times;",
+            (double)f.host_bytes / 1048576.0, (double)f.media_bytes / 1048576.0,
+            f.host_bytes ? (double)f.media_bytes / (double)f.host_bytes : NAN, (double)f.erased_bytes / 1048576.0,
+            (unsigned long long)f.media_reallocated);
+    for (uint32_t h = 0; h < handles; h++)
+        fprintf(log, " handle %u: host %.1f MiB, moved %.1f MiB%s", h, (double)f.handle_host_bytes[h] / 1048576.0,
+                (double)f.handle_moved_bytes[h] / 1048576.0, h + 1 < handles ? ";" : "\n");
+}
+
 /* What one phase (or a run without phases) did. */
 static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *r, size_t index, size_t phases)
 {
@@ -204,6 +218,7 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
                 " (flash bytes programmed / host bytes written); %.1f%% of host units into the SLC cache; erases %llu\n",
                 st.write_amplification, st.wa_rmw, st.wa_fold, st.wa_gc, st.wa_map, st.wa_pad, 100 * st.slc_share,
                 (unsigned long long)st.erases);
+    if (p->fdp_handles) print_fdp(log, d, p->fdp_handles);
     if (p->map_cached)
         fprintf(log, "  mapping cache: %u of %u translation units; %llu misses (%.1f%% of requests), %llu write-backs\n",
                p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,

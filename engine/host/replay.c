@@ -11,6 +11,7 @@
 #include "stats.h"
 #include "submit.h"
 #include "trace_zones.h"
+#include "placement.h"
 #include "tenant.h"
 #include "trace.h"
 
@@ -69,6 +70,7 @@ struct replay {
     uint32_t place_count;
     uint64_t partition; /* separate: each device's share of the drive */
     trace_zones zones;  /* a zoned device's trace onto the zoned namespace */
+    placement place;    /* the FDP handle of each request */
     sim_handler_id on_arrival;
     sim_time_t start;
     reqpool pool;
@@ -274,6 +276,7 @@ static void submit(replay *p, ssdlab_request *r)
                                     [TRACE_ZONE_RESET] = SSDLAB_ZONE_RESET, [TRACE_ZONE_FINISH] = SSDLAB_ZONE_FINISH,
                                     [TRACE_ZONE_OPEN] = SSDLAB_ZONE_OPEN, [TRACE_ZONE_CLOSE] = SSDLAB_ZONE_CLOSE};
     *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes};
+    if (p->place.kind != PLACE_FIXED || p->place.handle) r->placement = placement_of(&p->place, r->offset, tenant_of(p, p->next.device));
     if (p->tenants) { /* each device a tenant on a queue of its own */
         uint32_t k = tenant_of(p, p->next.device);
         r->user = (void *)(uintptr_t)(k + 1);
@@ -513,7 +516,9 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     const char *map = cfg_str(c, "workload.lba_map");
     p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : !strcmp(map, "compact") ? MAP_COMPACT : MAP_ERROR;
     p->layout = (device_layout)cfg_choice(c, "workload.device_layout");
-    if (trace_zones_init(&p->zones, d, c, err, errlen) || parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) ||
+    if (trace_zones_init(&p->zones, d, c, err, errlen) ||
+        placement_init(&p->place, c, ssd_params_of(d)->fdp_handles, NULL, true, err, errlen) ||
+        parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) ||
         read_bounds(p, c, err, errlen) ||
         read_source(p, c, err, errlen) || open_source(p, err, errlen) || open_tenants(p, c, err, errlen)) {
         replay_free(p);

@@ -7,6 +7,7 @@
 #include "submit.h"
 #include "reqpool.h"
 #include "zonewriter.h"
+#include "placement.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,7 @@ struct workload {
     bool measuring, stopping;
     replay *trace; /* workload.source = trace */
     zonewriter *zw; /* workload.source = zoned */
+    placement place; /* the FDP handle of each request */
     int *group_active; /* workers running together: how many have not finished */
 };
 
@@ -204,6 +206,7 @@ static void issue(workload *w, ssdlab_request *r)
         bool read;
         generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
         r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
+        r->placement = placement_of(&w->place, r->offset, 0);
     }
     if (w->measuring) w->bytes_issued += r->bytes;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
@@ -387,7 +390,8 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
         return 0;
     }
     if (open_generator(w, c, start, size, err, errlen)) return -1;
-    if (stop_conditions(w, c, cap, size, err, errlen)) {
+    if (placement_init(&w->place, c, ssd_params_of(w->d)->fdp_handles, &w->gen, false, err, errlen) ||
+        stop_conditions(w, c, cap, size, err, errlen)) {
         generator_free(&w->gen);
         return -1;
     }

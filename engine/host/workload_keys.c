@@ -50,6 +50,7 @@ static const struct {
     {"workload.start_time", FOR_REPLAY | ANYWHERE}, {"workload.loop", FOR_REPLAY | ANYWHERE}, {"workload.pcmark8_app", FOR_REPLAY},
     {"workload.pcmark8_seed", FOR_REPLAY}, {"workload.tenants", FOR_REPLAY},
     {"workload.trace_zones", FOR_REPLAY | ANYWHERE}, {"workload.trace_zone_size", FOR_REPLAY | ANYWHERE},
+    {"workload.placement", FOR_IO | FOR_FILL | FOR_REPLAY},
 };
 
 enum { PHASE_KEYS = sizeof phase_keys / sizeof *phase_keys };

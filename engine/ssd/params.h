@@ -13,6 +13,7 @@
 
 extern const cfg_key ssd_config_keys[];
 extern const cfg_key zns_config_keys[]; /* params_zns.c */
+extern const cfg_key fdp_config_keys[]; /* params_fdp.c */
 
 enum { MAX_BITS_PER_CELL = 4 };
 /* Logical units are numbered below 2^31: P2L marks translation units with the top bit. */
@@ -117,6 +118,10 @@ typedef struct ssd_params {
     uint32_t zone_blocks_per_die;            /* blocks of each die the zones take */
     uint64_t zone_capacity, zone_size;       /* units: writable, and address space per zone */
     uint64_t l2p_units; /* mapping entries: logical_units (conventional) + zones x zone_size */
+
+    /* flexible data placement (params_fdp.c): 0 handles: none */
+    uint32_t fdp_handles;
+    bool fdp_persistent;
 } ssd_params;
 
 /* Reads and cross-checks the parameters. Returns 0, or -1 with a message
@@ -124,6 +129,7 @@ typedef struct ssd_params {
 int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen);
 /* The zoned namespace's parameters, once the geometry is known. */
 int params_load_zns(ssd_params *p, const cfg *c, char *err, size_t errlen);
+int params_load_fdp(ssd_params *p, const cfg *c, char *err, size_t errlen);
 /* Blocks of a die the conventional namespace (and GC) may use. */
 static inline uint32_t params_conventional_blocks(const ssd_params *p) { return p->blocks_per_die - p->zone_blocks_per_die; }
 

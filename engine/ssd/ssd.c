@@ -183,6 +183,21 @@ const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }
 const zoneio *ssd_zoned(const ssd *d) { return d->has_zio ? &d->zio : NULL; }
+
+void ssd_fdp_log_get(const ssd *d, ssd_fdp_log *log)
+{
+    const ftl *f = &d->f;
+    uint64_t unit = d->p.unit;
+    *log = (ssd_fdp_log){.erased_bytes = f->erases * d->p.units_per_block * unit, .media_reallocated = f->reallocations};
+    uint64_t media = f->units_padded;
+    for (int s = 0; s < STREAM_COUNT; s++) media += f->units_written[s];
+    log->media_bytes = media * unit;
+    for (int h = 0; h < FDP_MAX_HANDLES; h++) {
+        log->handle_host_bytes[h] = f->handle_host[h] * unit;
+        log->handle_moved_bytes[h] = f->handle_moved[h] * unit;
+        log->host_bytes += log->handle_host_bytes[h];
+    }
+}
 uint64_t ssd_submitted(const ssd *d) { return d->h.submitted; }
 uint32_t ssd_outstanding(const ssd *d) { return d->h.arb.in_controller; }
 const gsl_histogram *ssd_latency_histogram(const ssd *d, ssdlab_op op) { return d->m.ops.latency[op]; }

@@ -44,6 +44,19 @@ uint64_t ssd_capacity(const ssd *d);
 /* The zoned namespace (NULL without one): its zones, where it starts
  * (bytes, right after the conventional namespace), resets and erases. */
 const struct zoneio *ssd_zoned(const ssd *d);
+
+/* Flexible data placement's statistics and events since the drive was
+ * built, as its FDP log pages report them: host bytes written to the
+ * conventional namespace (HBMW; preconditioning's too, on handle 0), media
+ * bytes written (MBMW: host data, GC, mapping, padding), media bytes
+ * erased (MBE); per placement handle the host's bytes and what GC moved;
+ * and the Media Reallocated events: reclaim units whose data GC moved. */
+typedef struct ssd_fdp_log {
+    uint64_t host_bytes, media_bytes, erased_bytes;
+    uint64_t handle_host_bytes[FDP_MAX_HANDLES], handle_moved_bytes[FDP_MAX_HANDLES];
+    uint64_t media_reallocated;
+} ssd_fdp_log;
+void ssd_fdp_log_get(const ssd *d, ssd_fdp_log *log);
 uint32_t ssd_outstanding(const ssd *d);
 /* Requests submitted since the drive was built. */
 uint64_t ssd_submitted(const ssd *d);

@@ -31,8 +31,12 @@ static void admit_waiting(buffer *b)
  * until folding frees an SLC block). A dynamic cache on a full drive may
  * have no blocks at all: then there is nothing to fold, and writes go to
  * native blocks. */
-static uint32_t host_target(buffer *b, ftl_stream *s)
+static uint32_t host_target(buffer *b, const ssdlab_request *r, ftl_stream *s)
 {
+    if (b->p->fdp_handles) { /* flexible data placement: the handle's reclaim units */
+        *s = ftl_host_stream(r->placement);
+        return ftl_host_die(b->f);
+    }
     if (b->p->slc != SLC_NONE) {
         uint32_t die = ftl_slc_die(b->f);
         if (die != FTL_NONE) {
@@ -85,10 +89,11 @@ static bool place_write(buffer *b, ssdlab_request *r)
     if (zoneio_covers(b->zio, req_first_unit(b->p, r))) return place_zoned(b, r, n), true;
     while (st->placed < n) {
         ftl_stream s;
-        uint32_t die = host_target(b, &s);
+        uint32_t die = host_target(b, r, &s);
         if (die == FTL_NONE) return false;
         uint32_t got;
         uint32_t ppa = ftl_alloc_run(b->f, die, s, n - st->placed, &got);
+        b->f->handle_host[r->placement] += got;
         if (s == STREAM_SLC) b->slc_units_written += got;
         ftl_burst_host(b->f, die, got);
         map_run(b, r, st->placed, ppa, got);
@@ -255,7 +260,7 @@ void buffer_program_done(void *ctx, txn *t)
 {
     buffer *b = ctx;
     if (t->stream == STREAM_ZONE) zoneio_program_done(b->zio, t);
-    if (t->stream == STREAM_HOST || t->stream == STREAM_SLC || t->stream == STREAM_ZONE) { /* host data leaves the buffer */
+    if (ftl_stream_is_host((ftl_stream)t->stream)) { /* host data leaves the buffer */
         b->used -= t->units - t->padding;
         admit_waiting(b);
     }

@@ -118,7 +118,7 @@ bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s)
     if (open_has_room(f, die, s)) return true;
     /* Only GC may take the reserve it needs to make progress; a static SLC
      * cache's blocks are spoken for, whether or not they hold data now. */
-    uint32_t keep = s == STREAM_GC ? 0 : f->p->gc_reserve;
+    uint32_t keep = ftl_stream_is_gc(s) ? 0 : f->p->gc_reserve;
     return ftl_free_blocks(f, die) > keep;
 }
 
@@ -198,6 +198,10 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     uint32_t b = take_free_block(f, die);
     f->blocks[b].state = BLOCK_OPEN;
     f->blocks[b].slc = s == STREAM_SLC;
+    f->blocks[b].handle = s >= STREAM_FDP_GC ? (uint8_t)(s - STREAM_FDP_GC)
+                        : s >= STREAM_FDP    ? (uint8_t)(s - STREAM_FDP + 1)
+                        : s == STREAM_HOST   ? 0
+                                             : FTL_MIXED_HANDLE;
     d->slc_blocks += s == STREAM_SLC;
     d->open[s] = b;
     return b;
@@ -402,16 +406,19 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     const uint32_t *units = &f->p2l[(size_t)victim * U];
     uint32_t written = f->blocks[victim].write_ptr;
     int64_t moved = 0;
+    ftl_stream to_stream = ftl_gc_stream(f, victim);
     for (uint32_t off = 0; off < written; off++) {
         /* The mapping entries of units a few steps ahead are random
          * accesses: fetch them while this one is moved. */
         if (off + 16 < written && units[off + 16] < FTL_MAP_BIT) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
         if (units[off] == FTL_NONE) continue;
-        uint32_t to = ftl_alloc(f, die, STREAM_GC);
+        uint32_t to = ftl_alloc(f, die, to_stream);
         if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
         ftl_relocate(f, victim * U + off, to);
         moved++;
     }
+    ftl_count_moved(f, victim, (uint64_t)moved);
+    f->reallocations += moved > 0;
     ftl_erase(f, victim);
     return moved;
 }
@@ -473,6 +480,7 @@ int ftl_write_now(ftl *f, uint32_t lpn)
     if (die == FTL_NONE) return -1;
     uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
     ftl_map(f, lpn, ppa, false);
+    f->handle_host[0]++;
     if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
     if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
     return 0;

@@ -23,8 +23,25 @@
 /* Host writes to native blocks, relocations (GC and SLC folding) to native
  * blocks, host writes to SLC-mode blocks, translation units (DRAM-less
  * mapping) to native blocks of their own. */
-typedef enum ftl_stream { STREAM_HOST, STREAM_GC, STREAM_SLC, STREAM_MAP, STREAM_ZONE, STREAM_COUNT } ftl_stream;
-/* STREAM_ZONE: host data of a zoned namespace, in its zone's blocks (zoneio.h). */
+/* STREAM_ZONE: host data of a zoned namespace, in its zone's blocks
+ * (zoneio.h). With flexible data placement (fdp.handles), host data of
+ * placement handle h > 0 goes to STREAM_FDP + h - 1 (handle 0 to
+ * STREAM_HOST), and with persistently isolated handles GC moves handle h's
+ * data to STREAM_FDP_GC + h: each handle's reclaim units apart. */
+enum { FDP_MAX_HANDLES = 8 };
+typedef enum ftl_stream {
+    STREAM_HOST,
+    STREAM_GC,
+    STREAM_SLC,
+    STREAM_MAP,
+    STREAM_ZONE,
+    STREAM_FDP,
+    STREAM_FDP_GC = STREAM_FDP + FDP_MAX_HANDLES - 1,
+    STREAM_COUNT = STREAM_FDP_GC + FDP_MAX_HANDLES
+} ftl_stream;
+/* A block's handle when data of several handles share it (GC of initially
+ * isolated handles, or no FDP). */
+#define FTL_MIXED_HANDLE 0xff
 
 /* In P2L, a physical unit holding a translation unit (a mapping-unit-sized
  * piece of the mapping table) is marked with this bit over its number. */
@@ -37,7 +54,8 @@ typedef struct ftl_block {
     uint32_t write_ptr;   /* next unit offset to hand out */
     uint32_t erase_count;
     uint16_t state;       /* block_state */
-    uint16_t slc;         /* programmed in SLC mode: holds units_per_block / bits_per_cell */
+    uint8_t slc;          /* programmed in SLC mode: holds units_per_block / bits_per_cell */
+    uint8_t handle;       /* FDP: the placement handle whose reclaim unit it is, or FTL_MIXED_HANDLE */
     uint64_t closed_at;   /* units written drive-wide when it closed: FIFO order and age */
 } ftl_block;
 
@@ -64,6 +82,9 @@ typedef struct ftl {
     uint64_t units_padded; /* programmed without data, to close a program unit */
     uint64_t erases;
     uint64_t mapped; /* logical units holding data */
+    /* FDP: host units written and units GC moved, per placement handle;
+     * reclaim units whose data GC moved (the "media reallocated" event). */
+    uint64_t handle_host[FDP_MAX_HANDLES], handle_moved[FDP_MAX_HANDLES], reallocations;
     uint32_t *map_loc; /* DRAM-less: translation unit -> physical unit, FTL_NONE if never written */
     uint32_t map_units;
     /* Debug mode only (ftl_enable_versions): the write sequence number of
@@ -100,6 +121,28 @@ static inline void ftl_burst_end(ftl *f, uint32_t die) { f->dies[die].collecting
 static inline void ftl_burst_victim(ftl *f, uint32_t die) { f->dies[die].burst_victims++; }
 static inline void ftl_burst_moved(ftl *f, uint32_t die, uint32_t units) { f->dies[die].burst_gc += units; }
 static inline void ftl_burst_host(ftl *f, uint32_t die, uint32_t units) { f->dies[die].burst_host += units; }
+
+/* The stream host data of placement handle h goes to. */
+static inline ftl_stream ftl_host_stream(uint32_t handle) { return handle ? (ftl_stream)(STREAM_FDP + handle - 1) : STREAM_HOST; }
+static inline bool ftl_stream_is_host(ftl_stream s)
+{
+    return s == STREAM_HOST || s == STREAM_SLC || s == STREAM_ZONE || (s >= STREAM_FDP && s < STREAM_FDP_GC);
+}
+static inline bool ftl_stream_is_gc(ftl_stream s) { return s == STREAM_GC || s >= STREAM_FDP_GC; }
+/* Where GC moves the data of a victim block: its handle's own GC stream
+ * when handles are persistently isolated, else the shared one. */
+static inline ftl_stream ftl_gc_stream(const ftl *f, uint32_t victim)
+{
+    uint8_t h = f->blocks[victim].handle;
+    return f->p->fdp_persistent && h < FDP_MAX_HANDLES ? (ftl_stream)(STREAM_FDP_GC + h) : STREAM_GC;
+}
+
+/* GC moved `units` of a victim: counted against its handle (FDP). */
+static inline void ftl_count_moved(ftl *f, uint32_t victim, uint64_t units)
+{
+    uint8_t h = f->blocks[victim].handle;
+    if (h < FDP_MAX_HANDLES) f->handle_moved[h] += units;
+}
 
 /* Units a block holds in its mode, and units one program writes in it. */
 static inline uint32_t ftl_capacity(const ftl *f, uint32_t block)

@@ -27,12 +27,11 @@ void progunit_add(progunits *pu, uint32_t die, ftl_stream s, uint32_t ppa, uint3
 
 void progunit_flush(progunits *pu)
 {
-    static const ftl_stream host_streams[] = {STREAM_HOST, STREAM_SLC};
     for (uint32_t die = 0; die < pu->f->p->dies; die++) {
         progunit_die *pd = &pu->dies[die];
-        for (int i = 0; i < 2; i++) {
-            ftl_stream s = host_streams[i];
-            if (!pd->fill[s]) continue;
+        for (int i = 0; i < STREAM_COUNT; i++) {
+            ftl_stream s = (ftl_stream)i;
+            if (!pd->fill[s] || !ftl_stream_is_host(s) || s == STREAM_ZONE) continue;
             uint32_t units = ftl_program_units(pu->f, ftl_block_of(pu->f, pd->first[s]));
             uint32_t got, pad = units - pd->fill[s];
             uint32_t ppa = ftl_alloc_run(pu->f, die, s, pad, &got);

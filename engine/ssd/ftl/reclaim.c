@@ -17,6 +17,7 @@ static void start_job(reclaim *r, uint32_t die, uint32_t victim, bool fold, bool
     rd->victim = victim;
     rd->next = 0;
     rd->reads_out = 0;
+    rd->moved = 0;
     rd->job_started = sim_now(r->s);
     issue_reads(r, die);
 }
@@ -181,17 +182,20 @@ void reclaim_read_done(void *ctx, txn *t)
 {
     reclaim *r = ctx;
     uint32_t die = t->die, moved = 0;
+    ftl_stream to_stream = ftl_gc_stream(r->f, t->block);
     for (uint32_t k = 0; k < r->p->units_per_page; k++) {
         uint32_t ppa = t->ppa + k, lpn = r->f->p2l[ppa];
         if (lpn == FTL_NONE) continue; /* overwritten or trimmed meanwhile */
-        uint32_t to = ftl_alloc(r->f, die, STREAM_GC);
+        uint32_t to = ftl_alloc(r->f, die, to_stream);
         if (to == FTL_NONE) break;
         ftl_relocate(r->f, ppa, to);
         ftl_burst_moved(r->f, die, 1);
         if (!(lpn & FTL_MAP_BIT) && r->hooks.relocated) r->hooks.relocated(r->hooks.ctx, lpn);
-        progunit_add(r->pu, die, STREAM_GC, to, 1);
+        progunit_add(r->pu, die, to_stream, to, 1);
         moved++;
     }
+    ftl_count_moved(r->f, t->block, moved);
+    r->dies[die].moved += moved;
     /* Each moved unit's bookkeeping (its mapping entry, the valid counts)
      * takes a core's time, which host commands then wait for. */
     if (moved && r->p->fw_move_unit) datapath_firmware(r->dp, sim_now(r->s), moved * r->p->fw_move_unit);
@@ -207,6 +211,7 @@ void reclaim_erase_done(void *ctx, txn *t)
     reclaim_die *rd = &r->dies[die];
     bool was_fold = rd->is_fold, was_background = rd->background;
     uint32_t moved = r->f->blocks[t->block].write_ptr;
+    r->f->reallocations += rd->moved > 0;
     ftl_erase(r->f, t->block);
     rd->active = false;
     flash_txn_free(r->fl, t);

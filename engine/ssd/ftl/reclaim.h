@@ -21,6 +21,7 @@ enum { RECLAIM_READ_WINDOW = 8 }; /* victim reads a job keeps in flight */
 typedef struct reclaim_die {
     bool active, is_fold, background;
     uint32_t victim, next, reads_out;
+    uint64_t moved; /* units the job moved so far */
     sim_time_t job_started;
     sim_time_t background_due; /* idle work at slc.idle_fold_rate: the next piece may start then */
 } reclaim_die;

@@ -108,7 +108,9 @@ static void fetch(hil *h)
 
 int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
-    if (!zoned_valid(h->zio, r, h->p->logical_units * h->p->unit, h->p->unit) || r->queue >= h->p->host_queues) return -1;
+    if (!zoned_valid(h->zio, r, h->p->logical_units * h->p->unit, h->p->unit) || r->queue >= h->p->host_queues ||
+        r->placement >= (h->p->fdp_handles ? h->p->fdp_handles : 1))
+        return -1;
     r->status = 0;
     req_priv(r)->done = done;
     req_priv(r)->done_ctx = ctx;

@@ -78,7 +78,7 @@ static int parse_blkparse(trace_reader *t, char *line, trace_record *r)
     bool manages = op >= 0 && trace_op_is_zone_management((trace_op)op);
     if (op < 0 || n < 8 || (!manages && (n < 10 || strcmp(f[8], "+")))) return 0; /* no sector range (a flush) */
     double stamp;
-    uint64_t sector, count, major = 0, minor = 0;
+    uint64_t sector, count = 0, major = 0, minor = 0;
     if (!parse_real(f[3], &stamp)) return reader_bad(t, "the time is not a number", "seconds");
     if (!parse_u64(f[7], &sector) || (!manages && !parse_u64(f[9], &count)))
         return reader_bad(t, "the sector range is not whole numbers", "sector + count");

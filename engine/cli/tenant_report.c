@@ -20,7 +20,7 @@ static tenant_row make_row(const char *name, int32_t queue, const tenant_stats *
     tenant_row row = {.queue = queue, .reads = t->ops.completed[SSDLAB_READ],
                       .writes = t->ops.completed[SSDLAB_WRITE], .trims = t->ops.completed[SSDLAB_TRIM],
                       .bytes_read = t->ops.bytes[SSDLAB_READ], .bytes_written = t->ops.bytes[SSDLAB_WRITE],
-                      .seconds = tenant_stats_seconds(t)};
+                      .seconds = tenant_stats_seconds(t), .host_copies = t->copies};
     snprintf(row.tenant, sizeof row.tenant, "%s", name);
     uint64_t n = row.reads + row.writes + row.trims;
     row.iops = row.seconds > 0 ? (double)n / row.seconds : 0;

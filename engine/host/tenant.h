@@ -11,6 +11,7 @@
 typedef struct tenant_stats {
     op_stats ops;
     sim_time_t first, last; /* the measured part: its start, the last completion */
+    uint64_t copies;        /* a zoned writer: objects its reclaimer copied (among ops' writes) */
 } tenant_stats;
 
 static inline int tenant_stats_init(tenant_stats *t) { return op_stats_init(&t->ops); }
@@ -20,6 +21,7 @@ static inline void tenant_stats_reset(tenant_stats *t, sim_time_t now)
 {
     op_stats_reset(&t->ops);
     t->first = t->last = now;
+    t->copies = 0;
 }
 
 /* A completed request (no allocation). */

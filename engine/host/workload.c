@@ -156,7 +156,7 @@ static void on_done(ssdlab_request *r, void *ctx)
 {
     workload *w = ctx;
     w->completed++;
-    if (w->zw) zonewriter_done(w->zw, (uint32_t)(r - w->slots), r);
+    bool copy = w->zw && zonewriter_done(w->zw, (uint32_t)(r - w->slots), r);
     if (!w->measuring && w->completed == w->warmup) {
         w->measuring = true;
         w->measure_start = sim_now(w->s);
@@ -165,7 +165,7 @@ static void on_done(ssdlab_request *r, void *ctx)
         if (w->is_tenant) tenant_stats_reset(&w->tenant, w->measure_start);
     }
     if (w->measuring) {
-        if (w->is_tenant) tenant_stats_add(&w->tenant, r);
+        if (w->is_tenant) tenant_stats_add(&w->tenant, r), w->tenant.copies += copy;
         w->bytes_done += r->bytes;
         if (ssdlab_op_class(r->op) == SSDLAB_WRITE) w->written += r->bytes;
         if (limits_reached(w)) w->stopping = true;

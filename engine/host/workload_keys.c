@@ -39,6 +39,7 @@ static const struct {
     {"workload.queue_depth", FOR_OBJECTS | FOR_FILL | FOR_AFAP}, {"workload.queue", FOR_OBJECTS | FOR_FILL},
     {"workload.priority", FOR_OBJECTS | FOR_FILL}, {"workload.zone_streams", FOR_ZONED | ANYWHERE},
     {"workload.zone_placement", FOR_ZONED | ANYWHERE}, {"workload.zone_live", FOR_ZONED | ANYWHERE},
+    {"workload.zone_first", FOR_ZONED | ANYWHERE}, {"workload.zone_count", FOR_ZONED | ANYWHERE},
     {"workload.region_offset", FOR_REGION | ANYWHERE},
     {"workload.region_size", FOR_REGION | ANYWHERE}, {"workload.region_offset_share", FOR_REGION | ANYWHERE},
     {"workload.region_share", FOR_REGION | ANYWHERE}, {"workload.requests", FOR_RUNS},      {"workload.bytes", FOR_RUNS},

@@ -18,6 +18,10 @@ const cfg_key zonewriter_config_keys[] = {
      "others (separate), or every object to the streams in turn (mixed)."},
     {"workload.zone_live", CFG_FRACTION, NULL, "80%", "0.01", "0.95", NULL,
      "Zoned writer: its objects as a share of the zoned namespace's capacity (the rest is the room its reclaimer works with)."},
+    {"workload.zone_first", CFG_UINT, NULL, "0", "0", "1048575", NULL,
+     "Zoned writer: the first of the zones it owns (writers side by side own zones of their own)."},
+    {"workload.zone_count", CFG_UINT, NULL, "0", "0", "1048576", NULL,
+     "Zoned writer: how many zones it owns from workload.zone_first; 0: the rest of the namespace."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -53,7 +57,7 @@ static int limits(zonewriter *zw, const zoneio *z, char *err, size_t errlen)
                                      "expected a multiple of the zoned namespace's LBA size", zw->object_bytes, z->p->unit), -1;
     if (zw->zones < zw->streams + 3)
         return snprintf(err, errlen, "the zoned writer needs %u zones (its %u streams, the reclaimer's, and two to spare); "
-                                     "the drive has %u", zw->streams + 3, zw->streams, zw->zones), -1;
+                                     "it owns %u", zw->streams + 3, zw->streams, zw->zones), -1;
     return 0;
 }
 
@@ -64,10 +68,15 @@ int zonewriter_init(zonewriter *zw, ssd *d, const cfg *c, uint32_t slot_count, c
     zw->object_bytes = (uint32_t)cfg_uint(c, "workload.block_size");
     zw->streams = (uint32_t)cfg_uint(c, "workload.zone_streams");
     zw->separate = !strcmp(cfg_str(c, "workload.zone_placement"), "separate");
-    zw->zones = z ? z->zs.count : 0;
+    uint32_t first = (uint32_t)cfg_uint(c, "workload.zone_first"), count = (uint32_t)cfg_uint(c, "workload.zone_count");
+    uint32_t all = z ? z->zs.count : 0;
+    if (z && (first >= all || (uint64_t)first + count > all))
+        return snprintf(err, errlen, "keys 'workload.zone_first' (%u) and 'workload.zone_count' (%u) name zones past the "
+                                     "namespace's %u; expected zones 0 to %u", first, count, all, all - 1), -1;
+    zw->zones = count ? count : all - first;
     if (limits(zw, z, err, errlen)) return -1;
-    zw->start = z->first_unit * z->p->unit;
     zw->zone_bytes = z->zs.size * z->p->unit;
+    zw->start = z->first_unit * z->p->unit + first * zw->zone_bytes; /* its zones are numbered from its first */
     zw->per_zone = (uint32_t)(z->zs.capacity * z->p->unit / zw->object_bytes);
     uint64_t room = (uint64_t)zw->per_zone * (zw->zones - zw->streams - 2); /* the reclaimer's slack kept apart */
     zw->objects = (uint32_t)(cfg_float(c, "workload.zone_live") * (double)zw->per_zone * zw->zones);
@@ -258,15 +267,16 @@ static void reset_done(zonewriter *zw)
     maybe_start_reclaim(zw);
 }
 
-void zonewriter_done(zonewriter *zw, uint32_t slot, const ssdlab_request *r)
+bool zonewriter_done(zonewriter *zw, uint32_t slot, const ssdlab_request *r)
 {
     zw_slot *s = &zw->slots[slot];
+    bool copied = s->step == ZW_COPY_WRITE;
     if (r->status) ssdlab_internal_error("the zoned writer's command (op %d at %llu) was refused: %s", (int)r->op,
                                          (unsigned long long)r->offset, ssdlab_status_name(r->status));
     switch ((zw_step)s->step) {
     case ZW_USER_READ: zw->n.user_reads++; break;
     case ZW_USER_WRITE: place(zw, s->object, appended(zw, r)); zw->n.user_writes++; break;
-    case ZW_COPY_READ: return; /* the slot goes on with the copy's append: zonewriter_copy */
+    case ZW_COPY_READ: return false; /* the slot goes on with the copy's append: zonewriter_copy */
     case ZW_COPY_WRITE: {
         uint32_t to = appended(zw, r);
         if (zw->loc[s->object] == s->from) place(zw, s->object, to); /* else overwritten meanwhile: stale */
@@ -279,6 +289,7 @@ void zonewriter_done(zonewriter *zw, uint32_t slot, const ssdlab_request *r)
     }
     s->step = ZW_IDLE;
     maybe_start_reclaim(zw);
+    return copied;
 }
 
 bool zonewriter_copying(const zonewriter *zw, uint32_t slot) { return zw->slots[slot].step == ZW_COPY_READ; }

@@ -60,8 +60,8 @@ static inline void zonewriter_set_hot(zonewriter *zw, uint64_t hot_bytes) { zw->
  * user's (a read or a write of the object at byte `object_offset` of the
  * object space). False when the slot must wait (no empty zone yet). */
 bool zonewriter_next(zonewriter *zw, uint32_t slot, bool read, uint64_t object_offset, ssdlab_request *r);
-/* Slot `slot`'s command r completed. */
-void zonewriter_done(zonewriter *zw, uint32_t slot, const ssdlab_request *r);
+/* Slot `slot`'s command r completed; true when it was a reclaim copy's append. */
+bool zonewriter_done(zonewriter *zw, uint32_t slot, const ssdlab_request *r);
 /* After a copy's read completed, the slot's next command is its append:
  * zonewriter_copying says so, zonewriter_copy fills it in. */
 bool zonewriter_copying(const zonewriter *zw, uint32_t slot);

@@ -144,7 +144,7 @@ hid_t results_score_type(void)
     return t;
 }
 
-_Static_assert(sizeof(tenant_row) == 64 + 4 + 4 + 8 * (5 + 3 + 2 * LAT_FIELDS + 3), "tenant_row must have no padding");
+_Static_assert(sizeof(tenant_row) == 64 + 4 + 4 + 8 * (5 + 3 + 2 * LAT_FIELDS + 3 + 1), "tenant_row must have no padding");
 
 hid_t results_tenant_type(void)
 {
@@ -169,6 +169,7 @@ hid_t results_tenant_type(void)
     F(alone_mean_us, H5T_NATIVE_DOUBLE);
     F(slowdown, H5T_NATIVE_DOUBLE);
     F(fairness, H5T_NATIVE_DOUBLE);
+    F(host_copies, H5T_NATIVE_UINT64);
 #undef F
     H5Tclose(name);
     H5Tclose(lat);

@@ -39,6 +39,7 @@ typedef struct tenant_row {
      * writes) alone on the drive, shared over alone, and its group's
      * lowest slowdown over its highest (MQSim's fairness) */
     double alone_mean_us, slowdown, fairness;
+    uint64_t host_copies; /* a zoned writer: objects its reclaimer copied, among its writes; 0 otherwise */
 } tenant_row;
 
 #endif

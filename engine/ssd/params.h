@@ -122,6 +122,7 @@ typedef struct ssd_params {
     /* flexible data placement (params_fdp.c): 0 handles: none */
     uint32_t fdp_handles;
     bool fdp_persistent;
+    uint32_t hot_write_size; /* bytes: smaller host writes go to a stream of their own; 0: off */
 } ssd_params;
 
 /* Reads and cross-checks the parameters. Returns 0, or -1 with a message

@@ -14,6 +14,10 @@ const cfg_key fdp_config_keys[] = {
     {"fdp.isolation", CFG_ENUM, NULL, "initially", NULL, NULL, "initially|persistently",
      "Flexible data placement: initially isolated handles keep host writes apart, but GC may put their data together; "
      "persistently isolated ones keep it apart through GC too."},
+    {"ftl.hot_write_size", CFG_SIZE, "KiB", "0B", "0B", "64MiB", NULL,
+     "Hot/cold separation in the FTL, with no word from the host: host writes smaller than this go to blocks of their "
+     "own, apart from larger ones (small writes are the hot data of most workloads: metadata, logs, key-value updates); "
+     "0: off."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -21,6 +25,10 @@ int params_load_fdp(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     p->fdp_handles = (uint32_t)cfg_uint(c, "fdp.handles");
     p->fdp_persistent = !strcmp(cfg_str(c, "fdp.isolation"), "persistently");
+    p->hot_write_size = (uint32_t)cfg_uint(c, "ftl.hot_write_size");
+    if (p->hot_write_size && p->fdp_handles)
+        return snprintf(err, errlen, "keys 'ftl.hot_write_size' and 'fdp.handles' both place host writes; expected one of them "
+                                     "(the FTL's own guess, or the host's handles)"), -1;
     if (!p->fdp_handles) return 0;
     if (p->host != HOST_NVME)
         return snprintf(err, errlen, "key 'fdp.handles' asks for flexible data placement on a SATA drive; expected "

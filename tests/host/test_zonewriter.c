@@ -139,5 +139,7 @@ Test(zonewriter, refuses_what_it_cannot_do)
 {
     refused("zns.zones=0", "key 'workload.source' is zoned, but the drive has no zoned namespace");
     refused("workload.block_size=6KiB", "key 'workload.block_size' (6144 B) is not a whole number of 4096 B units within a zone");
-    refused("workload.zone_streams=14", "the zoned writer needs 17 zones (its 14 streams, the reclaimer's, and two to spare); the drive has 16");
+    refused("workload.zone_streams=14", "the zoned writer needs 17 zones (its 14 streams, the reclaimer's, and two to spare); it owns 16");
+    refused("workload.zone_first=12", "the zoned writer needs 5 zones (its 2 streams, the reclaimer's, and two to spare); it owns 4");
+    refused("workload.zone_count=17", "keys 'workload.zone_first' (0) and 'workload.zone_count' (17) name zones past the namespace's 16");
 }

@@ -40,7 +40,7 @@ def layout(ssdlab, source, tmp):
         check(set(f.keys()) == {"meta", "summary", "timeseries", "requests", "nand", "histograms"}, list(f.keys()))
         meta = f["meta"].attrs
         check(meta["status"] == "complete", "status")
-        check(meta["format_version"] == 5, "format version")
+        check(meta["format_version"] == 6, "format version")
         check(meta["seed"] == 1, "seed")
         for a in ("ssdlab_version", "git_hash", "command_line", "host", "start_wall_time", "end_wall_time", "configuration"):
             check(a in meta, f"/meta attribute {a}")

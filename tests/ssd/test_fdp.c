@@ -179,6 +179,37 @@ Test(fdp, the_log_adds_up)
     close_rig(&g);
 }
 
+/* ftl.hot_write_size: the FTL's own guess, with no handles from the host.
+ * Tenant A writes 4 KiB, B 64 KiB, interleaved, on an empty drive and
+ * before any GC: with the split no block holds both; without, they share. */
+static uint32_t small_and_large(const char *split)
+{
+    rig g;
+    open_rig_as(&g, (const char *const[]){split, NULL}, false);
+    static ssdlab_request rs[8];
+    for (uint64_t n = 0; n < g.cap / 2 / 65536; n += 4) {
+        for (int k = 0; k < 8; k++) {
+            int t = k % 2;
+            uint64_t at = next_offset(&g, t);
+            rs[k] = (ssdlab_request){.op = SSDLAB_WRITE, .offset = at, .bytes = t ? 65536 : 4096};
+            cr_assert_eq(ssd_submit(g.d, &rs[k], noted, NULL), 0);
+        }
+        sim_run(g.s, SIM_TIME_MAX);
+    }
+    ssdlab_stats st;
+    ssd_stats(g.d, &st);
+    cr_assert_eq(st.gc_units_written, 0, "before any GC");
+    uint32_t mixed = mixed_blocks(&g);
+    close_rig(&g);
+    return mixed;
+}
+
+Test(fdp, the_ftl_puts_small_writes_apart_when_asked)
+{
+    cr_assert_eq(small_and_large("ftl.hot_write_size=16KiB"), 0);
+    cr_assert_gt(small_and_large("ftl.hot_write_size=0"), 0);
+}
+
 Test(fdp, a_handle_the_drive_does_not_have_is_refused)
 {
     rig g;
@@ -208,4 +239,5 @@ Test(fdp, inconsistent_keys_are_refused)
 {
     refused_config("host.interface=sata", NULL, "key 'fdp.handles' asks for flexible data placement on a SATA drive");
     refused_config("slc.cache=dynamic", "slc.share=0.02", "key 'fdp.handles' is set with an SLC cache ('slc.cache' dynamic)");
+    refused_config("ftl.hot_write_size=16KiB", NULL, "keys 'ftl.hot_write_size' and 'fdp.handles' both place host writes");
 }

@@ -35,7 +35,7 @@ static uint32_t host_target(buffer *b, const ssdlab_request *r, ftl_stream *s)
 {
     if (b->p->fdp_handles) { /* flexible data placement: the handle's reclaim units */
         *s = ftl_host_stream(r->placement);
-        return ftl_host_die(b->f);
+        return ftl_host_die(b->f, *s);
     }
     if (b->p->slc != SLC_NONE) {
         uint32_t die = ftl_slc_die(b->f);
@@ -45,8 +45,9 @@ static uint32_t host_target(buffer *b, const ssdlab_request *r, ftl_stream *s)
         }
         if (b->p->slc_fold_when_full && reclaim_start_folds(b->rc)) return FTL_NONE;
     }
-    *s = STREAM_HOST;
-    return ftl_host_die(b->f);
+    /* the FTL's own hot/cold guess: small writes apart (a stream FDP would give handle 1) */
+    *s = r->bytes < b->p->hot_write_size ? ftl_host_stream(1) : STREAM_HOST;
+    return ftl_host_die(b->f, *s);
 }
 
 /* Maps `got` units of r, from its unit `done` on, at ppa. */

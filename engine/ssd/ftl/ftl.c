@@ -128,11 +128,11 @@ bool ftl_takes_host(const ftl *f, uint32_t die)
     return !d->collecting || (double)d->burst_host < f->p->gc_burst_host_share * (double)d->burst_gc;
 }
 
-uint32_t ftl_host_die(ftl *f)
+uint32_t ftl_host_die(ftl *f, ftl_stream s)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
         uint32_t die = die_at(f, f->host_die_cursor);
-        if (ftl_takes_host(f, die) && ftl_can_alloc(f, die, STREAM_HOST)) return die;
+        if (ftl_takes_host(f, die) && ftl_can_alloc(f, die, s)) return die;
         ftl_advance_host_die(f);
     }
     return FTL_NONE;
@@ -476,7 +476,7 @@ void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)
 
 int ftl_write_now(ftl *f, uint32_t lpn)
 {
-    uint32_t die = ftl_host_die(f);
+    uint32_t die = ftl_host_die(f, STREAM_HOST);
     if (die == FTL_NONE) return -1;
     uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
     ftl_map(f, lpn, ppa, false);

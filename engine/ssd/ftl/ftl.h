@@ -106,10 +106,10 @@ static inline uint32_t ftl_die_of(const ftl *f, uint32_t ppa) { return ftl_die_o
 /* Whether the die takes host writes now: not while it collects in a burst,
  * beyond ftl.gc.burst_host_share of the units GC has moved in it. */
 bool ftl_takes_host(const ftl *f, uint32_t die);
-/* The die that receives the next host program unit (striping order),
- * skipping dies down to their GC reserve or collecting in a burst;
- * FTL_NONE if every die is. */
-uint32_t ftl_host_die(ftl *f);
+/* The die that receives the next host program unit of stream s (striping
+ * order), skipping dies where s would need a block below the GC reserve
+ * or that collect in a burst; FTL_NONE if every die is. */
+uint32_t ftl_host_die(ftl *f, ftl_stream s);
 /* Moves the striping cursor past the current die. */
 void ftl_advance_host_die(ftl *f);
 

@@ -37,15 +37,19 @@ typedef enum ssdlab_op {
     SSDLAB_ZONE_FINISH,
     SSDLAB_ZONE_OPEN,
     SSDLAB_ZONE_CLOSE,
+    /* Flexible data placement's Reclaim Unit Handle Update (docs/fdp.md):
+     * the handle in `placement` moves on to fresh reclaim units. No bytes. */
+    SSDLAB_FDP_UPDATE,
     SSDLAB_OPS
 } ssdlab_op;
 
 /* Statistics count commands by class: reads, writes (Zone Append among
- * them), TRIMs, and zone management (reset, finish, open, close). */
-enum { SSDLAB_CLASS_ZONE = 3, SSDLAB_CLASSES = 4 };
+ * them), TRIMs, and management (zone reset, finish, open, close; FDP's
+ * reclaim unit handle update). */
+enum { SSDLAB_CLASS_MANAGEMENT = 3, SSDLAB_CLASSES = 4 };
 static inline int ssdlab_op_class(ssdlab_op op)
 {
-    return op == SSDLAB_ZONE_APPEND ? (int)SSDLAB_WRITE : op > SSDLAB_ZONE_APPEND ? SSDLAB_CLASS_ZONE : (int)op;
+    return op == SSDLAB_ZONE_APPEND ? (int)SSDLAB_WRITE : op > SSDLAB_ZONE_APPEND ? SSDLAB_CLASS_MANAGEMENT : (int)op;
 }
 
 typedef struct ssdlab_request ssdlab_request;

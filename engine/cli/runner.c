@@ -148,10 +148,11 @@ static void print_fdp(FILE *log, const ssd *d, uint32_t handles)
 {
     ssd_fdp_log f;
     ssd_fdp_log_get(d, &f);
-    fprintf(log, "  FDP log: host %.1f MiB, media %.1f MiB (%.3f), erased %.1f MiB; media reallocated %llu times;",
+    fprintf(log, "  FDP log: host %.1f MiB, media %.1f MiB (%.3f), erased %.1f MiB; media reallocated %llu times, "
+                 "reclaim units not fully written %llu;",
             (double)f.host_bytes / 1048576.0, (double)f.media_bytes / 1048576.0,
             f.host_bytes ? (double)f.media_bytes / (double)f.host_bytes : NAN, (double)f.erased_bytes / 1048576.0,
-            (unsigned long long)f.media_reallocated);
+            (unsigned long long)f.media_reallocated, (unsigned long long)f.ru_not_fully_written);
     for (uint32_t h = 0; h < handles; h++)
         fprintf(log, " handle %u: host %.1f MiB, moved %.1f MiB%s", h, (double)f.handle_host_bytes[h] / 1048576.0,
                 (double)f.handle_moved_bytes[h] / 1048576.0, h + 1 < handles ? ";" : "\n");

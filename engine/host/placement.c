@@ -9,7 +9,9 @@ const cfg_key placement_config_keys[] = {
     {"workload.placement", CFG_STRING, NULL, "0", NULL, NULL, NULL,
      "FDP placement handle of the phase's writes (fdp.handles): a number (the phase's own handle, as a tenant's); "
      "hotcold (the hot part of a hot/cold pattern on handle 0, the rest on 1); region (the phase's region split "
-     "evenly over the handles); device (a trace replay: each device on its own handle, in order of appearance)."},
+     "evenly over the handles); device (a trace replay: each device on its own handle, in order of appearance); column "
+     "(a trace replay: the handle is the value of the trace's device column modulo fdp.handles, as a column map's "
+     "device=N names a stream or handle column)."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -18,7 +20,7 @@ static int fixed(placement *pl, const char *v, char *err, size_t errlen)
     char *end;
     unsigned long h = strtoul(v, &end, 10);
     if (!v[0] || *end)
-        return snprintf(err, errlen, "key 'workload.placement' is '%s'; expected a handle number, hotcold, region or device", v), -1;
+        return snprintf(err, errlen, "key 'workload.placement' is '%s'; expected a handle number, hotcold, region, device or column", v), -1;
     if (h >= pl->handles)
         return snprintf(err, errlen, "key 'workload.placement' is %lu, but the drive has %u placement handle%s (fdp.handles); "
                                      "expected 0 to %u", h, pl->handles, pl->handles == 1 ? "" : "s", pl->handles - 1), -1;
@@ -30,10 +32,10 @@ int placement_init(placement *pl, const cfg *c, uint32_t handles, const generato
 {
     const char *v = cfg_str(c, "workload.placement");
     *pl = (placement){.kind = PLACE_FIXED, .handles = handles ? handles : 1};
-    if (!strcmp(v, "device")) {
-        if (!replay) return snprintf(err, errlen, "key 'workload.placement' is device, which only a trace replay has; expected a "
-                                                  "handle number, hotcold or region"), -1;
-        return pl->kind = PLACE_DEVICE, 0;
+    if (!strcmp(v, "device") || !strcmp(v, "column")) {
+        if (!replay) return snprintf(err, errlen, "key 'workload.placement' is %s, which only a trace replay has; expected a "
+                                                  "handle number, hotcold or region", v), -1;
+        return pl->kind = !strcmp(v, "device") ? PLACE_DEVICE : PLACE_COLUMN, 0;
     }
     if (strcmp(v, "hotcold") && strcmp(v, "region")) return fixed(pl, v, err, errlen);
     if (replay || pl->handles < 2)
@@ -52,12 +54,13 @@ int placement_init(placement *pl, const cfg *c, uint32_t handles, const generato
     return 0;
 }
 
-uint8_t placement_of(const placement *pl, uint64_t offset, uint32_t device_place)
+uint8_t placement_of(const placement *pl, uint64_t offset, uint32_t device, uint32_t device_place)
 {
     switch (pl->kind) {
     case PLACE_HOTCOLD: return offset < pl->hot_end ? 0 : 1;
     case PLACE_REGION: return (uint8_t)((offset - pl->region_start) * pl->handles / pl->region_bytes);
     case PLACE_DEVICE: return (uint8_t)(device_place % pl->handles);
+    case PLACE_COLUMN: return (uint8_t)(device % pl->handles);
     case PLACE_FIXED: break;
     }
     return (uint8_t)pl->handle;

@@ -276,7 +276,8 @@ static void submit(replay *p, ssdlab_request *r)
                                     [TRACE_ZONE_RESET] = SSDLAB_ZONE_RESET, [TRACE_ZONE_FINISH] = SSDLAB_ZONE_FINISH,
                                     [TRACE_ZONE_OPEN] = SSDLAB_ZONE_OPEN, [TRACE_ZONE_CLOSE] = SSDLAB_ZONE_CLOSE};
     *r = (ssdlab_request){.op = ops[p->next.op], .offset = p->next.offset, .bytes = p->next.bytes};
-    if (p->place.kind != PLACE_FIXED || p->place.handle) r->placement = placement_of(&p->place, r->offset, tenant_of(p, p->next.device));
+    if (p->place.kind != PLACE_FIXED || p->place.handle)
+        r->placement = placement_of(&p->place, r->offset, p->next.device, tenant_of(p, p->next.device));
     if (p->tenants) { /* each device a tenant on a queue of its own */
         uint32_t k = tenant_of(p, p->next.device);
         r->user = (void *)(uintptr_t)(k + 1);

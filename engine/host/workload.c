@@ -206,7 +206,7 @@ static void issue(workload *w, ssdlab_request *r)
         bool read;
         generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
         r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
-        r->placement = placement_of(&w->place, r->offset, 0);
+        r->placement = placement_of(&w->place, r->offset, 0, 0);
     }
     if (w->measuring) w->bytes_issued += r->bytes;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
@@ -558,7 +558,7 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     workload_set_rates(r, &st);
     r->remapped = r->skipped = 0;
     if (w->zw) {
-        r->requests += st.completed[SSDLAB_CLASS_ZONE];
+        r->requests += st.completed[SSDLAB_CLASS_MANAGEMENT];
         r->zone_writes = w->zw->n.user_writes, r->zone_copies = w->zw->n.copies, r->zone_resets = w->zw->n.resets;
         r->zone_stalls = w->zw->n.stalls, r->zone_objects = w->zw->objects;
     }

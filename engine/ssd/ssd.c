@@ -188,7 +188,8 @@ void ssd_fdp_log_get(const ssd *d, ssd_fdp_log *log)
 {
     const ftl *f = &d->f;
     uint64_t unit = d->p.unit;
-    *log = (ssd_fdp_log){.erased_bytes = f->erases * d->p.units_per_block * unit, .media_reallocated = f->reallocations};
+    *log = (ssd_fdp_log){.erased_bytes = f->erases * d->p.units_per_block * unit, .media_reallocated = f->reallocations,
+                         .ru_not_fully_written = f->ru_not_fully_written};
     uint64_t media = f->units_padded;
     for (int s = 0; s < STREAM_COUNT; s++) media += f->units_written[s];
     log->media_bytes = media * unit;

@@ -50,11 +50,12 @@ const struct zoneio *ssd_zoned(const ssd *d);
  * conventional namespace (HBMW; preconditioning's too, on handle 0), media
  * bytes written (MBMW: host data, GC, mapping, padding), media bytes
  * erased (MBE); per placement handle the host's bytes and what GC moved;
- * and the Media Reallocated events: reclaim units whose data GC moved. */
+ * and the events: Media Reallocated (reclaim units whose data GC moved)
+ * and Reclaim Unit Not Fully Written (closed by a handle update first). */
 typedef struct ssd_fdp_log {
     uint64_t host_bytes, media_bytes, erased_bytes;
     uint64_t handle_host_bytes[FDP_MAX_HANDLES], handle_moved_bytes[FDP_MAX_HANDLES];
-    uint64_t media_reallocated;
+    uint64_t media_reallocated, ru_not_fully_written;
 } ssd_fdp_log;
 void ssd_fdp_log_get(const ssd *d, ssd_fdp_log *log);
 uint32_t ssd_outstanding(const ssd *d);

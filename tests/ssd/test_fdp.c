@@ -5,10 +5,12 @@
  * persistently isolated handles GC keeps each handle's data apart, with
  * initially isolated ones it may mix them; the FDP log adds up. */
 #include <criterion/criterion.h>
+#include <unistd.h>
 
 #include "ftl.h"
 #include "sim_config.h"
 #include "ssd.h"
+#include "workload.h"
 
 /* 4 dies (2 x 2) of 64 blocks, about 12 % spare. */
 static const char *const base[] = {
@@ -208,6 +210,86 @@ Test(fdp, the_ftl_puts_small_writes_apart_when_asked)
 {
     cr_assert_eq(small_and_large("ftl.hot_write_size=16KiB"), 0);
     cr_assert_gt(small_and_large("ftl.hot_write_size=0"), 0);
+}
+
+/* Reclaim Unit Handle Update: handle 1 has written 1 MiB, a part of a
+ * block on each of the 4 dies; the update pads and closes those reclaim
+ * units (4 Reclaim Unit Not Fully Written events) and the handle's next
+ * write opens a fresh block. Handle 0's units are left alone. */
+Test(fdp, a_handle_update_closes_its_reclaim_units)
+{
+    rig g;
+    open_rig_as(&g, (const char *const[]){"fdp.handles=2", NULL}, false);
+    static ssdlab_request w[16];
+    for (int k = 0; k < 16; k++) {
+        w[k] = (ssdlab_request){.op = SSDLAB_WRITE, .offset = (uint64_t)k * 65536, .bytes = 65536, .placement = 1};
+        cr_assert_eq(ssd_submit(g.d, &w[k], noted, NULL), 0);
+    }
+    ssdlab_request zero = {.op = SSDLAB_WRITE, .offset = 100ull << 20, .bytes = 65536, .placement = 0};
+    cr_assert_eq(ssd_submit(g.d, &zero, noted, NULL), 0);
+    sim_run(g.s, SIM_TIME_MAX);
+    ftl *f = ssd_ftl(g.d);
+    uint32_t before[4], zero_block[4];
+    for (uint32_t die = 0; die < 4; die++) {
+        before[die] = f->dies[die].open[ftl_host_stream(1)];
+        zero_block[die] = f->dies[die].open[STREAM_HOST];
+        cr_assert_neq(before[die], FTL_NONE, "handle 1 has a block open on die %u", die);
+    }
+    ssdlab_request update = {.op = SSDLAB_FDP_UPDATE, .placement = 1};
+    cr_assert_eq(ssd_submit(g.d, &update, noted, NULL), 0);
+    sim_run(g.s, SIM_TIME_MAX);
+    ssd_fdp_log log;
+    ssd_fdp_log_get(g.d, &log);
+    cr_assert_eq(log.ru_not_fully_written, 4);
+    for (uint32_t die = 0; die < 4; die++) {
+        cr_assert_eq(f->dies[die].open[ftl_host_stream(1)], FTL_NONE);
+        cr_assert_eq(f->blocks[before[die]].state, BLOCK_CLOSED);
+        cr_assert_eq(f->dies[die].open[STREAM_HOST], zero_block[die], "handle 0 keeps its units");
+    }
+    ssdlab_request again = {.op = SSDLAB_WRITE, .offset = 0, .bytes = 65536, .placement = 1};
+    cr_assert_eq(ssd_submit(g.d, &again, noted, NULL), 0);
+    sim_run(g.s, SIM_TIME_MAX);
+    uint32_t ppa = f->l2p[0];
+    for (uint32_t die = 0; die < 4; die++) cr_assert_neq(ftl_block_of(f, ppa), before[die], "a fresh reclaim unit");
+    ssdlab_request none = {.op = SSDLAB_FDP_UPDATE, .placement = 1};
+    close_rig(&g);
+    open_rig(&g, NULL);
+    cr_assert_eq(ssd_submit(g.d, &none, noted, NULL), -1, "no FDP: no handle update");
+    close_rig(&g);
+}
+
+/* A trace column names each write's handle (workload.placement=column,
+ * the column mapped as the device): 3 writes of 8 KiB on handle 1 and 2
+ * of 4 KiB on handle 0 (overlaid on one address space). */
+Test(fdp, a_trace_column_names_the_handle)
+{
+    char path[] = "/tmp/ssdlab-fdp-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    const char *text = "0\tW\t0\t8192\t1\n10\tW\t65536\t4096\t0\n20\tW\t131072\t8192\t1\n"
+                       "30\tW\t196608\t4096\t0\n40\tW\t262144\t8192\t1\n";
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char trace[96];
+    snprintf(trace, sizeof trace, "workload.trace=%s", path);
+    rig g;
+    open_rig_as(&g, (const char *const[]){"fdp.handles=2", "workload.source=trace", trace,
+                                          "workload.trace_columns=time=1:us,op=2:R/W,offset=3:B,size=4:B,device=5",
+                                          "workload.placement=column", "workload.device_layout=overlay", "workload.replay=afap",
+                                          NULL}, false);
+    ssd_fdp_log before, after;
+    ssd_fdp_log_get(g.d, &before);
+    char err[512];
+    workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
+    cr_assert_not_null(w, "%s", err);
+    workload_result r;
+    cr_assert_eq(workload_run(w, &r, err, sizeof err), 0, "%s", err);
+    workload_free(w);
+    ssd_fdp_log_get(g.d, &after);
+    cr_assert_eq(after.handle_host_bytes[1] - before.handle_host_bytes[1], 3 * 8192);
+    cr_assert_eq(after.handle_host_bytes[0] - before.handle_host_bytes[0], 2 * 4096);
+    close_rig(&g);
+    unlink(path);
 }
 
 Test(fdp, a_handle_the_drive_does_not_have_is_refused)

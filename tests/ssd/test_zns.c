@@ -200,7 +200,7 @@ Test(zns, management_commands)
     cr_assert_eq(run_one(&g, SSDLAB_ZONE_RESET, g.zoned_start + 4096, 0).status, ZONE_INVALID_FIELD, "not a zone start");
     ssdlab_stats st;
     ssd_stats(g.d, &st);
-    cr_assert_eq(st.completed[SSDLAB_CLASS_ZONE], 8);
+    cr_assert_eq(st.completed[SSDLAB_CLASS_MANAGEMENT], 8);
     close_rig(&g);
 }
 
@@ -298,7 +298,7 @@ Test(zns, a_zoned_blkparse_trace_replays_onto_the_zones)
     ssd_stats(g.d, &st);
     cr_assert_eq(st.completed[SSDLAB_READ], 1);
     cr_assert_eq(st.completed[SSDLAB_WRITE], 4, "three writes and the append");
-    cr_assert_eq(st.completed[SSDLAB_CLASS_ZONE], 5);
+    cr_assert_eq(st.completed[SSDLAB_CLASS_MANAGEMENT], 5);
     cr_assert_eq(st.refused, 1);
     cr_assert_eq(g.z->zs.failed[ZONE_INVALID_WRITE], 1);
     cr_assert_eq(st.bytes[SSDLAB_WRITE], 2 * 65536 + 8192, "the refused write moved nothing");

@@ -85,6 +85,7 @@ typedef struct ftl {
     /* FDP: host units written and units GC moved, per placement handle;
      * reclaim units whose data GC moved (the "media reallocated" event). */
     uint64_t handle_host[FDP_MAX_HANDLES], handle_moved[FDP_MAX_HANDLES], reallocations;
+    uint64_t ru_not_fully_written; /* reclaim units a handle update closed before they were full */
     uint32_t *map_loc; /* DRAM-less: translation unit -> physical unit, FTL_NONE if never written */
     uint32_t map_units;
     /* Debug mode only (ftl_enable_versions): the write sequence number of

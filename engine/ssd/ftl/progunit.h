@@ -27,5 +27,9 @@ void progunit_free(progunits *pu);
 void progunit_add(progunits *pu, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count);
 /* Pads the part-filled host program units to full and programs them. */
 void progunit_flush(progunits *pu);
+/* FDP's Reclaim Unit Handle Update: stream s's part-filled program units
+ * are padded and programmed, and its open block on every die closed, so
+ * the handle's next writes start fresh reclaim units. */
+void progunit_close_stream(progunits *pu, ftl_stream s);
 
 #endif

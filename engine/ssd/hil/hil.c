@@ -54,7 +54,7 @@ static void continue_request(hil *h, ssdlab_request *r)
 {
     if (h->zio && !req_priv(r)->merged && zoned_stops(h, r)) return;
     uint32_t lpn = req_first_unit(h->p, r), n = req_units(h->p, r);
-    if (h->map && r->op != SSDLAB_TRIM && !mapio_ready(h->map, r, lpn, n)) return;
+    if (h->map && moves_data(r) && !mapio_ready(h->map, r, lpn, n)) return;
     switch (r->op) {
     case SSDLAB_READ: buffer_read(h->buf, r); break;
     case SSDLAB_WRITE:
@@ -65,6 +65,10 @@ static void continue_request(hil *h, ssdlab_request *r)
         done_at(h, r, trim_command(&h->trim, lpn, n, map_reads));
         break;
     }
+    case SSDLAB_FDP_UPDATE:
+        progunit_close_stream(h->pu, ftl_host_stream(r->placement));
+        done_at(h, r, sim_now(h->s));
+        break;
     default: done_at(h, r, sim_now(h->s)); break; /* zone management: only in a zoned namespace */
     }
 }
@@ -109,7 +113,7 @@ static void fetch(hil *h)
 int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
 {
     if (!zoned_valid(h->zio, r, h->p->logical_units * h->p->unit, h->p->unit) || r->queue >= h->p->host_queues ||
-        r->placement >= (h->p->fdp_handles ? h->p->fdp_handles : 1))
+        r->placement >= (h->p->fdp_handles ? h->p->fdp_handles : 1) || (r->op == SSDLAB_FDP_UPDATE && !h->p->fdp_handles))
         return -1;
     r->status = 0;
     req_priv(r)->done = done;

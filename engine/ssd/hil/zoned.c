@@ -1,13 +1,14 @@
 /* Zoned commands at the host interface (zoned.h). */
 #include "zoned.h"
 
-static bool is_management(ssdlab_op op) { return op > SSDLAB_ZONE_APPEND && op < SSDLAB_OPS; }
+static bool is_management(ssdlab_op op) { return op > SSDLAB_ZONE_APPEND && op <= SSDLAB_ZONE_CLOSE; }
 
 bool zoned_valid(const zoneio *zio, const ssdlab_request *r, uint64_t conventional, uint32_t unit)
 {
     uint64_t zoned = zio ? (uint64_t)zio->zs.count * zio->zs.size * unit : 0;
     if ((unsigned)r->op >= SSDLAB_OPS || r->offset >= conventional + zoned) return false;
     bool in_zones = r->offset >= conventional;
+    if (r->op == SSDLAB_FDP_UPDATE) return !in_zones && r->bytes == 0;
     if (r->op >= SSDLAB_ZONE_APPEND && !in_zones) return false;
     if (is_management(r->op)) return r->bytes == 0;
     if (r->bytes == 0) return false;

@@ -4,9 +4,8 @@
  * ZNS papers report (hot and cold apart copy less than mixed). */
 #include <criterion/criterion.h>
 
+#include "drive_rig.h"
 #include "ftl.h"
-#include "sim_config.h"
-#include "ssd.h"
 #include "workload.h"
 #include "zonewriter.h"
 
@@ -44,16 +43,12 @@ static void check_bookkeeping(const zonewriter *zw)
 
 static outcome run(const char *const *more)
 {
-    cfg *c = cfg_create(ssdlab_schema());
-    for (const char *const *k = base; *k; k++) cfg_set_override(c, *k);
-    for (; more && *more; more++) cfg_set_override(c, *more);
-    cr_assert_eq(cfg_error_count(c), 0, "%s", cfg_errors(c));
-    sim_options o = sim_options_from_config(c);
-    sim *s = sim_create(&o);
+    drive_rig g;
+    drive_rig_open(&g, base, more);
+    sim *s = g.s;
+    ssd *d = g.d;
     char err[512];
-    ssd *d = ssd_create(s, c, err, sizeof err);
-    cr_assert_not_null(d, "%s", err);
-    workload *w = workload_create(s, d, c, err, sizeof err);
+    workload *w = workload_create(s, d, g.c, err, sizeof err);
     cr_assert_not_null(w, "%s", err);
     workload_result r;
     cr_assert_eq(workload_run(w, &r, err, sizeof err), 0, "%s", err);
@@ -64,9 +59,7 @@ static outcome run(const char *const *more)
     cr_assert_eq(r.zone_copies, zw->n.copies);
     cr_assert_eq(ftl_check(ssd_ftl(d), err, sizeof err), 0, "%s", err);
     workload_free(w);
-    ssd_free(d);
-    sim_free(s);
-    cfg_free(c);
+    drive_rig_close(&g);
     return out;
 }
 
@@ -118,21 +111,15 @@ Test(zonewriter, reads_and_writes_keep_the_books)
     cr_assert_eq(o.st.completed[SSDLAB_READ], o.n.user_reads + o.n.copies, "each copy reads its object once");
 }
 
+/* The drive is built, and the zoned writer refused with `want`. */
 static void refused(const char *set, const char *want)
 {
-    cfg *c = cfg_create(ssdlab_schema());
-    for (const char *const *k = base; *k; k++) cfg_set_override(c, *k);
-    cfg_set_override(c, set);
-    sim_options o = sim_options_from_config(c);
-    sim *s = sim_create(&o);
+    drive_rig g;
+    drive_rig_open(&g, base, (const char *const[]){set, NULL});
     char err[512] = "";
-    ssd *d = ssd_create(s, c, err, sizeof err);
-    cr_assert_not_null(d, "%s", err);
-    cr_assert_null(workload_create(s, d, c, err, sizeof err));
+    cr_assert_null(workload_create(g.s, g.d, g.c, err, sizeof err));
     cr_assert(strstr(err, want), "%s", err);
-    ssd_free(d);
-    sim_free(s);
-    cfg_free(c);
+    drive_rig_close(&g);
 }
 
 Test(zonewriter, refuses_what_it_cannot_do)

@@ -7,9 +7,8 @@
 #include <criterion/criterion.h>
 #include <unistd.h>
 
+#include "drive_rig.h"
 #include "ftl.h"
-#include "sim_config.h"
-#include "ssd.h"
 #include "workload.h"
 
 /* 4 dies (2 x 2) of 64 blocks, about 12 % spare. */
@@ -21,6 +20,7 @@ typedef struct rig {
     cfg *c;
     sim *s;
     ssd *d;
+    drive_rig drive;
     uint64_t cap, cursor[2]; /* tenant A: [0, 30 %), B: [30 %, 100 %) */
     unsigned seed;
     bool random;
@@ -29,15 +29,8 @@ typedef struct rig {
 static void open_rig_as(rig *g, const char *const *more, bool fill)
 {
     memset(g, 0, sizeof *g);
-    g->c = cfg_create(ssdlab_schema());
-    for (const char *const *k = base; *k; k++) cfg_set_override(g->c, *k);
-    for (; more && *more; more++) cfg_set_override(g->c, *more);
-    cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
-    sim_options o = sim_options_from_config(g->c);
-    g->s = sim_create(&o);
-    char err[256];
-    g->d = ssd_create(g->s, g->c, err, sizeof err);
-    cr_assert_not_null(g->d, "%s", err);
+    drive_rig_open(&g->drive, base, more);
+    g->c = g->drive.c, g->s = g->drive.s, g->d = g->drive.d;
     g->cap = ssd_capacity(g->d) / 65536 * 65536;
     if (fill) ssd_precondition(g->d, 0, NULL);
 }
@@ -48,9 +41,7 @@ static void close_rig(rig *g)
 {
     char err[256];
     cr_assert_eq(ftl_check(ssd_ftl(g->d), err, sizeof err), 0, "%s", err);
-    ssd_free(g->d);
-    sim_free(g->s);
-    cfg_free(g->c);
+    drive_rig_close(&g->drive);
 }
 
 static uint64_t region_start(const rig *g, int t) { return t ? g->cap * 3 / 10 / 65536 * 65536 : 0; }
@@ -303,18 +294,7 @@ Test(fdp, a_handle_the_drive_does_not_have_is_refused)
 
 static void refused_config(const char *set, const char *set2, const char *want)
 {
-    cfg *c = cfg_create(ssdlab_schema());
-    for (const char *const *k = base; *k; k++) cfg_set_override(c, *k);
-    cfg_set_override(c, "fdp.handles=2");
-    cfg_set_override(c, set);
-    if (set2) cfg_set_override(c, set2);
-    sim_options o = sim_options_from_config(c);
-    sim *s = sim_create(&o);
-    char err[512] = "";
-    cr_assert_null(ssd_create(s, c, err, sizeof err));
-    cr_assert(strstr(err, want), "%s", err);
-    sim_free(s);
-    cfg_free(c);
+    drive_rig_refused(base, (const char *const[]){"fdp.handles=2", set, set2, NULL}, want);
 }
 
 Test(fdp, inconsistent_keys_are_refused)

@@ -5,9 +5,8 @@
  * unmaps its data, and a conventional namespace works beside it. */
 #include <criterion/criterion.h>
 
+#include "drive_rig.h"
 #include "ftl.h"
-#include "sim_config.h"
-#include "ssd.h"
 #include "workload.h"
 #include "zoneio.h"
 
@@ -21,6 +20,7 @@ typedef struct rig {
     cfg *c;
     sim *s;
     ssd *d;
+    drive_rig drive;
     const ssd_params *p;
     const zoneio *z;
     uint64_t zoned_start; /* bytes */
@@ -29,15 +29,8 @@ typedef struct rig {
 static void open_rig(rig *g, const char *const *more)
 {
     memset(g, 0, sizeof *g);
-    g->c = cfg_create(ssdlab_schema());
-    for (const char *const *k = base; *k; k++) cfg_set_override(g->c, *k);
-    for (; more && *more; more++) cfg_set_override(g->c, *more);
-    cr_assert_eq(cfg_error_count(g->c), 0, "%s", cfg_errors(g->c));
-    sim_options o = sim_options_from_config(g->c);
-    g->s = sim_create(&o);
-    char err[256];
-    g->d = ssd_create(g->s, g->c, err, sizeof err);
-    cr_assert_not_null(g->d, "%s", err);
+    drive_rig_open(&g->drive, base, more);
+    g->c = g->drive.c, g->s = g->drive.s, g->d = g->drive.d;
     g->p = ssd_params_of(g->d);
     g->z = ssd_zoned(g->d);
     cr_assert_not_null(g->z);
@@ -48,9 +41,7 @@ static void close_rig(rig *g)
 {
     char err[256];
     cr_assert_eq(ftl_check(ssd_ftl(g->d), err, sizeof err), 0, "%s", err);
-    ssd_free(g->d);
-    sim_free(g->s);
-    cfg_free(g->c);
+    drive_rig_close(&g->drive);
 }
 
 static void noted(ssdlab_request *r, void *ctx) { (void)r, (void)ctx; }
@@ -255,19 +246,7 @@ Test(zns, a_conventional_namespace_beside_the_zones)
     close_rig(&g);
 }
 
-static void refused_config(const char *set, const char *want)
-{
-    cfg *c = cfg_create(ssdlab_schema());
-    for (const char *const *k = base; *k; k++) cfg_set_override(c, *k);
-    cfg_set_override(c, set);
-    sim_options o = sim_options_from_config(c);
-    sim *s = sim_create(&o);
-    char err[512] = "";
-    cr_assert_null(ssd_create(s, c, err, sizeof err));
-    cr_assert(strstr(err, want), "%s", err);
-    sim_free(s);
-    cfg_free(c);
-}
+static void refused_config(const char *set, const char *want) { drive_rig_refused(base, (const char *const[]){set, NULL}, want); }
 
 Test(zns, inconsistent_zone_keys_are_refused)
 {

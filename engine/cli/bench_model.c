@@ -1,0 +1,264 @@
+/* ssdlab bench model: the SSD model's speed and memory, on the bench's own
+ * 8-channel NVMe drive at three sizes (128 GiB, 512 GiB and 2 TiB of
+ * flash), with a DRAM map and with a DRAM-less mapping cache, and trace
+ * replay from ssdlab's binary format and from CSV. Each case runs in a
+ * child process of its own, so that its peak memory is its own. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ssd.h"
+#include "trace.h"
+#include "workload.h"
+
+static const char model_help[] =
+    "Usage: ssdlab bench model [--cases LIST] [-d DRIVE] [--set KEY=VALUE]...\n\n"
+    "Speed and memory of the SSD model on an 8-channel NVMe drive (BiCS3-like TLC)\n"
+    "at 128 GiB, 512 GiB and 2 TiB of flash: 4 KiB random read at QD 32 on a filled\n"
+    "drive; 4 KiB random write at QD 32 in GC steady state (fast-path\n"
+    "preconditioning: fill, then one random overwrite of the capacity); 128 KiB\n"
+    "sequential write on an empty drive; the steady write on a 1 TiB DRAM-less drive\n"
+    "(a 4 MiB mapping cache); and the replay of a 4 M-record trace (70 % reads,\n"
+    "4 KiB, as fast as possible at QD 32) from ssdlab's binary format and from MSR\n"
+    "CSV, end to end. Prints simulated host I/Os (or records) per wall-clock second,\n"
+    "that rate against the 128 GiB case of the same kind, preconditioning time, and\n"
+    "each case's peak memory (its own process's), in all and per 4 KiB of flash.\n"
+    "The traces (about 300 MB) are written to $TMPDIR (else /tmp) and removed.\n\n"
+    "  --cases LIST   the cases to run, by number (1-10, comma-separated); all by default\n";
+
+/* The bench drive at 128 GiB of flash (32 dies of 4 GiB), before any -d
+ * file or --set; the larger sizes change dies and blocks. */
+static const char *const model_drive[] = {
+    "controller.channels=8", "controller.dies_per_channel=4", "nand.blocks_per_plane=175", "nand.planes_per_die=2",
+    "nand.pages_per_block=768", "nand.page_size=16KiB", "drive.user_capacity=120GB", "controller.cores=4",
+    "controller.fw_read=2us", "controller.fw_write=2us", "controller.write_buffer=64MiB", "host.interface=nvme",
+    "host.link_rate=8Gb/s", "host.lanes=4", "host.encoding=128b130b", "host.protocol_efficiency=0.9",
+    "host.max_queue_depth=1024"};
+
+#define READ_QD32 "workload.pattern=random", "workload.read_share=1", "workload.block_size=4KiB", \
+                  "workload.queue_depth=32", "workload.precondition=fill"
+#define STEADY "workload.pattern=random", "workload.read_share=0", "workload.block_size=4KiB", \
+               "workload.queue_depth=32", "workload.precondition=steady", "workload.steady_overwrites=1"
+#define SIZE_512G "nand.blocks_per_plane=683", "drive.user_capacity=500GB"
+#define SIZE_2T "controller.dies_per_channel=8", "nand.blocks_per_plane=1366", "drive.user_capacity=2000GB"
+#define DRAMLESS_1T "nand.blocks_per_plane=1366", "drive.user_capacity=1000GB", "ftl.mapping=cached", "ftl.map_cache=4MiB"
+#define REPLAY "workload.source=trace", "workload.replay=afap", "workload.queue_depth=32", "workload.precondition=fill"
+
+typedef enum trace_kind { NO_TRACE, BINARY_TRACE, CSV_TRACE } trace_kind;
+
+typedef struct model_case {
+    const char *name;
+    int base;         /* the 128 GiB case (1-based) its rate is compared with; 0: itself */
+    trace_kind trace; /* a replay: which trace file it reads */
+    const char *sets[12];
+} model_case;
+
+static const model_case cases[] = {
+    {"4KiB random read QD32", 0, NO_TRACE, {READ_QD32, "workload.requests=4000000"}},
+    {"4KiB random write, steady", 0, NO_TRACE, {STEADY, "workload.requests=2000000"}},
+    {"128KiB sequential write", 0, NO_TRACE,
+     {"workload.pattern=sequential", "workload.read_share=0", "workload.block_size=128KiB", "workload.queue_depth=32",
+      "workload.precondition=none", "workload.requests=500000"}},
+    {"512GiB: random read QD32", 1, NO_TRACE, {SIZE_512G, READ_QD32, "workload.requests=4000000"}},
+    {"512GiB: random write, steady", 2, NO_TRACE, {SIZE_512G, STEADY, "workload.requests=2000000"}},
+    {"2TiB: random read QD32", 1, NO_TRACE, {SIZE_2T, READ_QD32, "workload.requests=4000000"}},
+    {"2TiB: random write, steady", 2, NO_TRACE, {SIZE_2T, STEADY, "workload.requests=2000000"}},
+    {"1TiB DRAM-less: write, steady", 2, NO_TRACE, {DRAMLESS_1T, STEADY, "workload.requests=2000000"}},
+    {"trace replay, binary", 0, BINARY_TRACE, {REPLAY}},
+    {"trace replay, MSR CSV", 9, CSV_TRACE, {REPLAY}},
+};
+enum { CASES = sizeof cases / sizeof cases[0], TRACE_RECORDS = 4000000 };
+
+/* --- the traces ----------------------------------------------------------- */
+
+/* 4 M records of 4 KiB, 70 % reads, at random over the first 100 GB,
+ * 10 us apart, from a fixed linear congruential sequence: the same file
+ * every run, written once per bench to a temporary folder. */
+static int write_traces(const char *dir, char *binary, char *csv, size_t len)
+{
+    snprintf(binary, len, "%s/bench.bin", dir);
+    snprintf(csv, len, "%s/bench.csv", dir);
+    FILE *b = fopen(binary, "wb"), *c = fopen(csv, "w");
+    int rc = b && c && trace_write_header(b) == 0 ? 0 : -1;
+    uint64_t x = 1;
+    for (uint32_t i = 0; rc == 0 && i < TRACE_RECORDS; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        trace_record r = {.time = (sim_time_t)i * 10000, .offset = (x >> 20) % 24414062 * 4096, .bytes = 4096,
+                          .op = (x >> 8) % 10 < 7 ? TRACE_READ : TRACE_WRITE};
+        rc = trace_write(b, &r);
+        if (fprintf(c, "%llu,bench,0,%s,%llu,4096,0\n", 128166372000000000ull + (unsigned long long)r.time / 100,
+                    r.op == TRACE_READ ? "Read" : "Write", (unsigned long long)r.offset) < 0)
+            rc = -1;
+    }
+    if (b && fclose(b)) rc = -1;
+    if (c && fclose(c)) rc = -1;
+    return rc;
+}
+
+/* --- one case --------------------------------------------------------------- */
+
+typedef struct case_figures {
+    double rate;      /* simulated I/Os (or records) per wall second */
+    int ok;
+} case_figures;
+
+static cfg *case_config(const cli_config_args *args, const model_case *mc, const char *trace)
+{
+    cli_config_args a = *args;
+    size_t most = sizeof model_drive / sizeof *model_drive + 14 + (size_t)a.set_count;
+    const char **sets = malloc(most * sizeof *sets);
+    char trace_set[4200];
+    int n = 0;
+    for (size_t i = 0; i < sizeof model_drive / sizeof *model_drive; i++) sets[n++] = model_drive[i];
+    for (int i = 0; i < 12 && mc->sets[i]; i++) sets[n++] = mc->sets[i];
+    if (trace) {
+        snprintf(trace_set, sizeof trace_set, "workload.trace=%s", trace);
+        sets[n++] = trace_set;
+    }
+    for (int i = 0; i < a.set_count; i++) sets[n++] = a.sets[i];
+    a.sets = sets;
+    a.set_count = n;
+    cfg *c = cli_load_config(&a);
+    free(sets);
+    return c;
+}
+
+/* Runs the case in this process: prints its line, writes its rate to fd.
+ * base_rate: its 128 GiB case's rate; 0 when it is that case; -1 when
+ * that case did not run. */
+static int run_case(const cli_config_args *args, const model_case *mc, const char *trace, double base_rate, int fd)
+{
+    cfg *c = case_config(args, mc, trace);
+    if (!c) return EXIT_BAD_INPUT;
+    cli_model m;
+    int rc = EXIT_OK;
+    if (cli_model_open(&m, c, "bench model")) {
+        rc = EXIT_BAD_INPUT;
+    } else {
+        char err[512];
+        double t0 = cli_wall_seconds();
+        workload_precondition(m.w);
+        double t1 = cli_wall_seconds();
+        workload_result r;
+        if (workload_run(m.w, &r, err, sizeof err)) fprintf(stderr, "ssdlab bench model: %s\n", err), rc = EXIT_FAILED;
+        double t2 = cli_wall_seconds();
+        ssdlab_stats st;
+        ssd_stats(m.d, &st);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        double rate = (double)r.requests / (t2 - t1), peak = (double)ru.ru_maxrss * 1024.0;
+        char ratio[16] = "     -"; /* its 128 GiB case did not run */
+        if (base_rate >= 0) snprintf(ratio, sizeof ratio, "%6.2f", base_rate > 0 ? rate / base_rate : 1.0);
+        printf("%-30s %9.3f %12.0f %10llu %8.2f %12.0f %s %7.3f %9.2f %7.2f\n", mc->name, t1 - t0, r.iops,
+               (unsigned long long)r.requests, t2 - t1, rate, ratio,
+               isnan(st.write_amplification) ? 0.0 : st.write_amplification, peak / 1073741824.0,
+               peak / (double)ssd_params_of(m.d)->physical_units);
+        fflush(stdout);
+        if (write(fd, &rate, sizeof rate) != sizeof rate) rc = EXIT_FAILED;
+    }
+    cli_model_close(&m);
+    cfg_free(c);
+    return rc;
+}
+
+/* Runs the case in a child process (its peak memory its own); the rate
+ * comes back through a pipe. */
+static case_figures fork_case(const cli_config_args *args, const model_case *mc, const char *trace, double base_rate)
+{
+    case_figures f = {0};
+    int fds[2];
+    if (pipe(fds)) return f;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        _exit(run_case(args, mc, trace, base_rate, fds[1]));
+    }
+    close(fds[1]);
+    int status = 0;
+    f.ok = pid > 0 && read(fds[0], &f.rate, sizeof f.rate) == sizeof f.rate;
+    close(fds[0]);
+    if (pid > 0) waitpid(pid, &status, 0);
+    f.ok = f.ok && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_OK;
+    return f;
+}
+
+/* --- the command ------------------------------------------------------------ */
+
+static int parse_cases(const char *list, bool chosen[CASES])
+{
+    for (const char *p = list; *p;) {
+        char *end;
+        long k = strtol(p, &end, 10);
+        if (end == p || k < 1 || k > CASES || (*end && *end != ','))
+            return cli_usage_error("bench model", "--cases '%s': expected case numbers 1 to %d, comma-separated", list, CASES);
+        chosen[k - 1] = true;
+        p = *end ? end + 1 : end;
+    }
+    return EXIT_OK;
+}
+
+static int run_cases(const cli_config_args *args, const bool chosen[CASES])
+{
+    const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    char dir[3000], binary[4096], csv[4096];
+    snprintf(dir, sizeof dir, "%s/ssdlab-bench-XXXXXX", tmp);
+    bool traces = chosen[8] || chosen[9];
+    if (traces && (!mkdtemp(dir) || write_traces(dir, binary, csv, sizeof binary))) {
+        fprintf(stderr, "ssdlab bench model: cannot write the bench traces in %s (TMPDIR, else /tmp)\n", tmp);
+        return EXIT_FAILED;
+    }
+    printf("ssdlab bench model: 8 channels; peak memory is each case's own process's (resident), in all and per 4 KiB of flash\n");
+    printf("%-30s %9s %12s %10s %8s %12s %6s %7s %9s %7s\n", "case", "precond s", "sim IOPS", "requests", "run s",
+           "sim IO/s wall", "vs 128G", "WA", "peak GiB", "B/4KiB");
+    double rate[CASES] = {0};
+    int rc = EXIT_OK;
+    for (int i = 0; i < CASES && rc == EXIT_OK; i++) {
+        if (!chosen[i]) continue;
+        const char *trace = cases[i].trace == BINARY_TRACE ? binary : cases[i].trace == CSV_TRACE ? csv : NULL;
+        int base = cases[i].base ? cases[i].base - 1 : i;
+        case_figures f = fork_case(args, &cases[i], trace, base == i ? 0 : rate[base] > 0 ? rate[base] : -1);
+        rate[i] = f.rate;
+        if (!f.ok) rc = EXIT_FAILED;
+    }
+    if (traces) {
+        unlink(binary);
+        unlink(csv);
+        rmdir(dir);
+    }
+    return rc;
+}
+
+int bench_model(int argc, char **argv)
+{
+    static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"cases", required_argument, NULL, OPT_CASES},
+                                         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    cli_config_args args = {0};
+    bool chosen[CASES];
+    memset(chosen, 0, sizeof chosen);
+    int opt, rc = EXIT_OK;
+    const char *list = NULL;
+    while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
+        if (cli_config_option(&args, opt, optarg)) continue;
+        if (opt == OPT_CASES) {
+            list = optarg;
+            continue;
+        }
+        cli_config_args_free(&args);
+        if (opt == 'h') return fputs(model_help, stdout), EXIT_OK;
+        return cli_usage_error("bench model", "bad option");
+    }
+    if (optind < argc) rc = cli_usage_error("bench model", "unexpected argument '%s'", argv[optind]);
+    if (rc == EXIT_OK && list) rc = parse_cases(list, chosen);
+    if (!list)
+        for (int i = 0; i < CASES; i++) chosen[i] = true;
+    if (rc == EXIT_OK) rc = run_cases(&args, chosen);
+    cli_config_args_free(&args);
+    return rc;
+}

@@ -9,6 +9,7 @@
 
 #include <hdf5.h>
 
+#include "results_placement.h"
 #include "results_types.h"
 #include "ssdlab_version.h"
 
@@ -465,6 +466,7 @@ int results_finish(results_writer *w, const results_meta *meta, const ssd *d, ch
     if (!w->failed && w->ntenants) check(w, write_tenants(w));
     if (!w->failed) check(w, write_meta(w, w->file, meta));
     if (!w->failed) check(w, write_nand(w->file, d));
+    if (!w->failed) check(w, results_write_placement(w->file, d));
     check(w, close_all(w));
     int rc = 0;
     if (w->failed) {

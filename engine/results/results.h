@@ -18,7 +18,7 @@
 #include "ssd.h"
 #include "summary_row.h"
 
-#define RESULTS_FORMAT_VERSION 6
+#define RESULTS_FORMAT_VERSION 7
 
 typedef struct results_meta {
     const char *command_line;

@@ -40,7 +40,7 @@ def layout(ssdlab, source, tmp):
         check(set(f.keys()) == {"meta", "summary", "timeseries", "requests", "nand", "histograms"}, list(f.keys()))
         meta = f["meta"].attrs
         check(meta["status"] == "complete", "status")
-        check(meta["format_version"] == 6, "format version")
+        check(meta["format_version"] == 7, "format version")
         check(meta["seed"] == 1, "seed")
         for a in ("ssdlab_version", "git_hash", "command_line", "host", "start_wall_time", "end_wall_time", "configuration"):
             check(a in meta, f"/meta attribute {a}")
@@ -278,8 +278,27 @@ def tenants(ssdlab, source, tmp):
     check(np.all(t["read_lat_us"][0][1:] >= t["read_lat_us"][0][1]) and t["read_lat_us"][0][0] > 0, "reader's latencies")
 
 
+def placement(ssdlab, source, tmp):
+    """/fdp and /zns, /zones: a drive with two placement handles and 8 zones;
+    1,000 writes of 4 KiB on handle 1 after the fill (handle 0), a zone
+    reset of an empty zone and a write off its pointer (refused)."""
+    out, wl = os.path.join(tmp, "p.h5"), os.path.join(tmp, "p.yaml")
+    with open(wl, "w") as f:
+        f.write("phases:\n  - {name: h1, read_share: 0, requests: 1000, placement: 1, queue_depth: 1}\n")
+    cmd = [ssdlab, "run", "-d", os.path.join(source, "models/drives/example-sata-480.yaml"), "-w", wl, "-o", out,
+           "--set", "host.interface=nvme", "--set", "slc.cache=none", "--set", "fdp.handles=2", "--set", "zns.zones=8"] + SMALL
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with h5py.File(out, "r") as f:
+        fdp, zns, zones = f["fdp"][0], f["zns"][0], f["zones"][:]
+    check(fdp["handle_host_bytes"][1] == 1000 * 4096, f"handle 1 wrote 1,000 x 4 KiB: {fdp['handle_host_bytes'][1]}")
+    check(fdp["host_bytes"] == fdp["handle_host_bytes"].sum(), "host bytes are the handles' together")
+    check(fdp["media_bytes"] >= fdp["host_bytes"], "media bytes at least the host's")
+    check(len(zones) == 8 and all(z["state"] == 0 and z["write_pointer_units"] == 0 for z in zones), "8 empty zones")
+    check(zns["resets"] == 0 and zns["refused"].sum() == 0, "nothing reset or refused")
+
+
 def main(ssdlab, source):
-    for part in (layout, determinism, plots, scoring, tenants):
+    for part in (layout, determinism, plots, scoring, tenants, placement):
         with tempfile.TemporaryDirectory() as tmp:
             part(ssdlab, source, tmp)
     print(f"results: {len(failures)} failed")

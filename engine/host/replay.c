@@ -53,7 +53,7 @@ struct replay {
     bool runs_to_stop_at; /* a timed replay whose next record lies past its duration lasts the duration */
     sim_time_t measure_start, stop_at;
     sim_time_t time_base, last_time; /* a loop's later passes arrive after the earlier ones */
-    uint64_t bytes_issued, bytes_done, written, pass_records;
+    uint64_t bytes_issued, written_issued, bytes_done, written, pass_records;
     uint64_t total_records; /* the replayed devices' records, when a first pass counted them; 0 unknown */
     sim_time_t span;        /* the trace's span (ns, before time_scale), likewise */
     bool timed;
@@ -256,7 +256,8 @@ static bool limits_reached(const replay *p)
 static bool budget_spent(const replay *p)
 {
     return p->stopping || (p->b.target && p->issued >= p->b.warmup + p->b.target) ||
-           (p->b.byte_target && p->measuring && p->bytes_issued >= p->b.byte_target);
+           (p->b.byte_target && p->measuring && p->bytes_issued >= p->b.byte_target) ||
+           (p->b.write_target && p->measuring && p->written_issued >= p->b.write_target);
 }
 
 /* Nothing more is to be issued and nothing is in flight: the phase ends. */
@@ -286,6 +287,7 @@ static void submit(replay *p, ssdlab_request *r)
     p->have_next = false;
     p->issued++;
     if (p->measuring) p->bytes_issued += r->bytes;
+    if (p->measuring && ssdlab_op_class(r->op) == SSDLAB_WRITE) p->written_issued += r->bytes;
     host_submit(p->d, r, on_done, p);
 }
 

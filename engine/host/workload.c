@@ -118,7 +118,7 @@ struct workload {
     reqpool pool;          /* open loop */
     sim_handler_id on_arrival;
     uint64_t warmup, target, completed, issued;
-    uint64_t byte_target, write_target, bytes_done, written, bytes_issued;
+    uint64_t byte_target, write_target, bytes_done, written, bytes_issued, written_issued;
     sim_time_t duration, measure_start, stop_at;
     const char *precondition;
     double overwrites;
@@ -144,12 +144,14 @@ static bool limits_reached(const workload *w)
            (w->byte_target && w->bytes_done >= w->byte_target) || (w->write_target && w->written >= w->write_target);
 }
 
-/* A request or byte budget stops issuing once it is spoken for, so the
- * requests in flight do not overshoot it at any queue depth or rate. */
+/* A request, byte or drive-write budget stops issuing once it is spoken
+ * for, so the requests in flight do not overshoot it at any queue depth
+ * or rate. */
 static bool issue_budget_spent(const workload *w)
 {
     return (w->target && w->issued >= w->warmup + w->target) ||
-           (w->byte_target && w->measuring && w->bytes_issued >= w->byte_target);
+           (w->byte_target && w->measuring && w->bytes_issued >= w->byte_target) ||
+           (w->write_target && w->measuring && w->written_issued >= w->write_target);
 }
 
 static void on_done(ssdlab_request *r, void *ctx)
@@ -209,6 +211,7 @@ static void issue(workload *w, ssdlab_request *r)
         r->placement = placement_of(&w->place, r->offset, 0, 0);
     }
     if (w->measuring) w->bytes_issued += r->bytes;
+    if (w->measuring && ssdlab_op_class(r->op) == SSDLAB_WRITE) w->written_issued += r->bytes;
     /* closed-loop slots spread over the submission queues, like one thread per queue */
     if (w->queue >= 0) r->queue = (uint32_t)w->queue;
     else r->queue = w->open_loop ? 0 : (uint32_t)(r - w->slots) % ssd_params_of(w->d)->host_queues;

@@ -187,6 +187,11 @@ Test(generator, stop_by_bytes_and_drive_writes)
     /* half of 600 MB, rounded up to whole requests */
     cr_assert(w.bytes[SSDLAB_WRITE] >= 300000000 && w.bytes[SSDLAB_WRITE] < 300000000 + 131072, "%llu",
               (unsigned long long)w.bytes[SSDLAB_WRITE]);
+    /* the same at QD 8: the writes in flight do not overshoot it */
+    ssdlab_stats q8 = run_workload((const char *const[]){"workload.drive_writes=0.5", "workload.read_share=0",
+                                                        "workload.pattern=sequential", "workload.block_size=128KiB",
+                                                        "workload.queue_depth=8", NULL}, &secs);
+    cr_assert_eq(q8.bytes[SSDLAB_WRITE], w.bytes[SSDLAB_WRITE], "%llu", (unsigned long long)q8.bytes[SSDLAB_WRITE]);
 }
 
 /* Phases from a workload file, run in order on one drive: fill, idle,

@@ -55,7 +55,6 @@ int zonewriter_init(zonewriter *zw, ssd *d, const cfg *c, uint32_t slot_count, c
 void zonewriter_free(zonewriter *zw);
 /* The object space the generator draws from: objects x object_bytes. */
 static inline uint64_t zonewriter_space(const zonewriter *zw) { return (uint64_t)zw->objects * zw->object_bytes; }
-static inline void zonewriter_set_hot(zonewriter *zw, uint64_t hot_bytes) { zw->hot_objects = hot_bytes / zw->object_bytes; }
 /* The next command of slot `slot` into r: reclaim work if any, else the
  * user's (a read or a write of the object at byte `object_offset` of the
  * object space). False when the slot must wait (no empty zone yet). */

@@ -131,6 +131,13 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen);
 /* The zoned namespace's parameters, once the geometry is known. */
 int params_load_zns(ssd_params *p, const cfg *c, char *err, size_t errlen);
 int params_load_fdp(ssd_params *p, const cfg *c, char *err, size_t errlen);
+/* The power of two at or above n: a zone's address space for its capacity. */
+static inline uint64_t params_power_of_two_at_least(uint64_t n)
+{
+    uint64_t v = 1;
+    while (v < n) v <<= 1;
+    return v;
+}
 /* Blocks of a die the conventional namespace (and GC) may use. */
 static inline uint32_t params_conventional_blocks(const ssd_params *p) { return p->blocks_per_die - p->zone_blocks_per_die; }
 

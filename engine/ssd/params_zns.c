@@ -20,13 +20,6 @@ const cfg_key zns_config_keys[] = {
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-static uint64_t power_of_two_at_least(uint64_t n)
-{
-    uint64_t v = 1;
-    while (v < n) v <<= 1;
-    return v;
-}
-
 static int zns_limits(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     p->zone_max_open = (uint32_t)cfg_uint(c, "zns.max_open");
@@ -59,7 +52,7 @@ int params_load_zns(ssd_params *p, const cfg *c, char *err, size_t errlen)
                         (unsigned long long)per_die, p->blocks_per_die), -1;
     p->zone_blocks_per_die = (uint32_t)per_die;
     p->zone_capacity = (uint64_t)p->zone_width * p->zone_blocks * p->units_per_block;
-    p->zone_size = power_of_two_at_least(p->zone_capacity);
+    p->zone_size = params_power_of_two_at_least(p->zone_capacity);
     p->l2p_units = p->logical_units + (uint64_t)p->zones * p->zone_size;
     if (p->l2p_units >= FTL_LOGICAL_LIMIT)
         return snprintf(err, errlen, "the zoned namespace's %u zones of %llu units take the mapping past %llu units; expected "

@@ -816,6 +816,18 @@ Test(cli, keys_that_a_phase_would_ignore_are_refused)
     remove_dir(dir);
 }
 
+/* A tenant's line in run's output ("  tenant NAME ...: N requests in S s,
+ * I IOPS, ...; read mean M us, ..."): its seconds, IOPS and read mean. */
+static void tenant_figures(const char *out, const char *tenant_line, double *seconds, double *iops, double *mean_us)
+{
+    const char *at = strstr(out, tenant_line);
+    cr_assert(at, "no '%s' in %s", tenant_line, out);
+    const char *in = strstr(at, " requests in "), *mean = strstr(at, "read mean ");
+    cr_assert(in && mean && sscanf(in, " requests in %lf s, %lf IOPS", seconds, iops) == 2 &&
+                  sscanf(mean, "read mean %lf", mean_us) == 1,
+              "%s", at);
+}
+
 /* Workers as tenants: each reported on its own line and in /tenants. Two
  * readers on queues of their own, high (weight 4) and low, share a drive
  * whose controller holds 8 commands: they are served 4 to 1, so 20,000
@@ -828,11 +840,9 @@ Test(cli, tenants_side_by_side)
           "  - {name: cold, read_share: 1, requests: 5000, queue: 1, priority: low, with_previous: true}\n");
     output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set host.interface=nvme --set host.queues=2 --set host.arbitration=wrr "
                                    "--set host.wrr_weight_high=4 --set host.controller_commands=8 -w %s", path);
-    const char *hot = strstr(o->out, "  tenant hot          queue 0: 20000 requests in "), *cold = strstr(o->out, "  tenant cold         queue 1: 5000 requests in ");
-    cr_assert(hot && cold, "%s", o->out);
-    double hot_s, hot_iops, cold_s, cold_iops;
-    cr_assert_eq(sscanf(hot + 49, "%lf s, %lf IOPS", &hot_s, &hot_iops), 2, "%s", hot);
-    cr_assert_eq(sscanf(cold + 48, "%lf s, %lf IOPS", &cold_s, &cold_iops), 2, "%s", cold);
+    double hot_s, hot_iops, cold_s, cold_iops, mean;
+    tenant_figures(o->out, "  tenant hot          queue 0: 20000 requests in ", &hot_s, &hot_iops, &mean);
+    tenant_figures(o->out, "  tenant cold         queue 1: 5000 requests in ", &cold_s, &cold_iops, &mean);
     cr_assert_float_eq(hot_iops / cold_iops, 4.0, 0.04, "%.0f and %.0f IOPS", hot_iops, cold_iops);
     cr_assert_float_eq(hot_s, cold_s, 0.01 * hot_s, "they end together: %.6f and %.6f s", hot_s, cold_s);
     expect_exit(2, "key 'workload.queue' is 3, but the drive has 2 submission queues; expected 0 to 1, or -1",
@@ -887,15 +897,6 @@ Test(cli, slowdown_and_fairness_by_hand)
     remove_dir(dir);
 }
 
-/* Reads a tenant's read mean and IOPS from run's output. */
-static void tenant_figures(const char *out, const char *tenant_line, double *iops, double *mean_us)
-{
-    const char *at = strstr(out, tenant_line);
-    cr_assert(at, "no '%s' in %s", tenant_line, out);
-    const char *in = strstr(at, " s, "), *mean = strstr(at, "read mean ");
-    cr_assert(in && mean && sscanf(in, " s, %lf IOPS", iops) == 1 && sscanf(mean, "read mean %lf", mean_us) == 1, "%s", at);
-}
-
 /* FLIN-like die scheduling (controller.scheduler=flin) on an 8-channel
  * NVMe drive whose dies are the bottleneck: a QD1 reader beside a QD32
  * one waits behind the heavy tenant's reads at every die under reads-first
@@ -910,12 +911,12 @@ Test(cli, flin_scheduler_is_fair_to_a_light_tenant)
     cr_assert_not_null(mkdtemp(dir));
     const char *w = file_in(dir, "w.yaml", "phases:\n  - {name: heavy, read_share: 1, requests: 40000, queue: 0, queue_depth: 32}\n"
                                            "  - {name: light, read_share: 1, requests: 1000, queue: 1, queue_depth: 1, with_previous: true}\n");
-    double iops[2], mean[2], light_iops[2], light_mean[2], fairness;
+    double seconds, iops[2], mean[2], light_iops[2], light_mean[2], fairness;
     for (int k = 0; k < 2; k++) {
         output *o = expect_exit(0, "", "run -d plextor-m9pe-256 --set host.queues=2 --set controller.scheduler=%s -w %s%s",
                                 k ? "flin" : "read-first", w, k ? " --alone" : "");
-        tenant_figures(o->out, "  tenant heavy ", &iops[k], &mean[k]);
-        tenant_figures(o->out, "  tenant light ", &light_iops[k], &light_mean[k]);
+        tenant_figures(o->out, "  tenant heavy ", &seconds, &iops[k], &mean[k]);
+        tenant_figures(o->out, "  tenant light ", &seconds, &light_iops[k], &light_mean[k]);
         if (k) cr_assert(sscanf(strstr(o->out, "  fairness ") + 11, "%lf", &fairness) == 1, "%s", o->out);
     }
     cr_assert_lt(light_mean[1], 0.5 * light_mean[0], "light tenant: %.1f us (flin) vs %.1f us (read-first)", light_mean[1], light_mean[0]);

@@ -200,9 +200,8 @@ static void die_kick(flash *fl, uint32_t die)
         run_long_op(fl, ds, t, now + ds->suspended_left, t->kind == TX_PROGRAM ? fl->on_program_done : fl->on_erase_done);
         return;
     }
-    flash_pick_view view = {.now = now,
-                            .service = {fl->p->t_read[0], fl->p->t_prog[0], fl->p->t_erase}};
-    txn *t = flash_schedulers[fl->p->scheduler].pick(&ds->q, &view);
+    fl->view.now = now;
+    txn *t = flash_schedulers[fl->p->scheduler].pick(&ds->q, &fl->view);
     ds->busy = true;
     /* Thermal throttling stretches the array operations. */
     double slow = fl->power->thermal && power_throttled(fl->power, now) ? fl->power->throttle_slowdown : 1.0;
@@ -322,7 +321,8 @@ static const sim_time_t never = SIM_TIME_MAX;
 
 int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datapath *dp, gsl_rng *ecc_rng)
 {
-    *fl = (flash){.s = s, .p = p, .power = power, .dp = dp, .ecc_rng = ecc_rng, .watch_due = &never};
+    *fl = (flash){.s = s, .p = p, .power = power, .dp = dp, .ecc_rng = ecc_rng, .watch_due = &never,
+                  .view = {.service = {p->t_read[0], p->t_prog[0], p->t_erase}}};
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     fl->dies = calloc(p->dies, sizeof *fl->dies);
     fl->channel_free = calloc(p->channels, sizeof *fl->channel_free);

@@ -80,6 +80,7 @@ typedef struct flash {
         void *ctx;
     } done[TX_KINDS];
     flash_blocks blocks;
+    flash_pick_view view; /* what the schedulers see: the service times, set once; the time, at each pick */
     flash_watch_fn watch;
     void *watch_ctx;
     const sim_time_t *watch_due;

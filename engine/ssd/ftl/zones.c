@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "params.h"
+
 const char *const zone_state_names[ZONE_STATES] = {
     "empty", "implicitly opened", "explicitly opened", "closed", "full", "read-only", "offline",
 };
@@ -15,16 +17,9 @@ const char *const zone_status_names[ZONE_STATUSES] = {
     "Too Many Active Zones", "Too Many Open Zones", "Invalid Zone State Transition", "Invalid Field in Command",
 };
 
-static uint64_t power_of_two_at_least(uint64_t n)
-{
-    uint64_t p = 1;
-    while (p < n) p <<= 1;
-    return p;
-}
-
 int zones_init(zones *zs, uint32_t count, uint64_t capacity, uint32_t max_open, uint32_t max_active)
 {
-    *zs = (zones){.count = count, .capacity = capacity, .size = power_of_two_at_least(capacity),
+    *zs = (zones){.count = count, .capacity = capacity, .size = params_power_of_two_at_least(capacity),
                   .max_open = max_open, .max_active = max_active};
     zs->z = calloc(count ? count : 1, sizeof *zs->z);
     return zs->z ? 0 : -1;
@@ -32,7 +27,7 @@ int zones_init(zones *zs, uint32_t count, uint64_t capacity, uint32_t max_open, 
 
 void zones_free(zones *zs) { free(zs->z); }
 
-static zone_status fail(zones *zs, zone_status s)
+zone_status zones_refuse(zones *zs, zone_status s)
 {
     zs->failed[s]++;
     return s;
@@ -67,12 +62,12 @@ static zone_status open_zone(zones *zs, zone *z, zone_state to)
 {
     if (z->state == ZONE_EXPLICIT_OPEN || (z->state == ZONE_IMPLICIT_OPEN && to == ZONE_IMPLICIT_OPEN)) return ZONE_OK;
     if (z->state == ZONE_IMPLICIT_OPEN) return set_state(zs, z, to), ZONE_OK;
-    if (z->state != ZONE_EMPTY && z->state != ZONE_CLOSED) return fail(zs, ZONE_INVALID_TRANSITION);
+    if (z->state != ZONE_EMPTY && z->state != ZONE_CLOSED) return zones_refuse(zs, ZONE_INVALID_TRANSITION);
     uint32_t more_active = z->state == ZONE_EMPTY;
     /* The active limit first, so that a refused open closes nothing. */
-    if (zs->max_active && zs->active + more_active > zs->max_active) return fail(zs, ZONE_TOO_MANY_ACTIVE);
+    if (zs->max_active && zs->active + more_active > zs->max_active) return zones_refuse(zs, ZONE_TOO_MANY_ACTIVE);
     if (zs->max_open && zs->open >= zs->max_open) close_oldest_implicit(zs);
-    if (zs->max_open && zs->open + 1 > zs->max_open) return fail(zs, ZONE_TOO_MANY_OPEN);
+    if (zs->max_open && zs->open + 1 > zs->max_open) return zones_refuse(zs, ZONE_TOO_MANY_OPEN);
     set_state(zs, z, to);
     if (to == ZONE_IMPLICIT_OPEN) z->opened = ++zs->opened_seq;
     return ZONE_OK;
@@ -81,9 +76,9 @@ static zone_status open_zone(zones *zs, zone *z, zone_state to)
 static zone_status writable(zones *zs, const zone *z)
 {
     switch (z->state) {
-    case ZONE_FULL: return fail(zs, ZONE_IS_FULL);
-    case ZONE_READ_ONLY: return fail(zs, ZONE_IS_READ_ONLY);
-    case ZONE_OFFLINE: return fail(zs, ZONE_IS_OFFLINE);
+    case ZONE_FULL: return zones_refuse(zs, ZONE_IS_FULL);
+    case ZONE_READ_ONLY: return zones_refuse(zs, ZONE_IS_READ_ONLY);
+    case ZONE_OFFLINE: return zones_refuse(zs, ZONE_IS_OFFLINE);
     default: return ZONE_OK;
     }
 }
@@ -91,7 +86,7 @@ static zone_status writable(zones *zs, const zone *z)
 /* Writes n units at the zone's write pointer, which the caller checked. */
 static zone_status write_at_wp(zones *zs, zone *z, uint32_t n)
 {
-    if (z->wp + n > zs->capacity) return fail(zs, ZONE_BOUNDARY_ERROR);
+    if (z->wp + n > zs->capacity) return zones_refuse(zs, ZONE_BOUNDARY_ERROR);
     zone_status s = open_zone(zs, z, ZONE_IMPLICIT_OPEN);
     if (s != ZONE_OK) return s;
     z->wp += n;
@@ -102,18 +97,18 @@ static zone_status write_at_wp(zones *zs, zone *z, uint32_t n)
 zone_status zones_write(zones *zs, uint64_t unit, uint32_t n)
 {
     uint32_t i = zones_of(zs, unit);
-    if (i >= zs->count || n == 0) return fail(zs, ZONE_INVALID_FIELD);
+    if (i >= zs->count || n == 0) return zones_refuse(zs, ZONE_INVALID_FIELD);
     zone *z = &zs->z[i];
     zone_status s = writable(zs, z);
     if (s != ZONE_OK) return s;
-    if (unit - zones_start(zs, i) != z->wp) return fail(zs, ZONE_INVALID_WRITE);
+    if (unit - zones_start(zs, i) != z->wp) return zones_refuse(zs, ZONE_INVALID_WRITE);
     return write_at_wp(zs, z, n);
 }
 
 zone_status zones_append(zones *zs, uint64_t zslba, uint32_t n, uint64_t *written)
 {
     uint32_t i = zones_of(zs, zslba);
-    if (i >= zs->count || n == 0 || zslba != zones_start(zs, i)) return fail(zs, ZONE_INVALID_FIELD);
+    if (i >= zs->count || n == 0 || zslba != zones_start(zs, i)) return zones_refuse(zs, ZONE_INVALID_FIELD);
     zone *z = &zs->z[i];
     zone_status s = writable(zs, z);
     if (s != ZONE_OK) return s;
@@ -126,9 +121,9 @@ zone_status zones_append(zones *zs, uint64_t zslba, uint32_t n, uint64_t *writte
 zone_status zones_read(zones *zs, uint64_t unit, uint32_t n)
 {
     uint32_t i = zones_of(zs, unit);
-    if (i >= zs->count || n == 0) return fail(zs, ZONE_INVALID_FIELD);
-    if (zs->z[i].state == ZONE_OFFLINE) return fail(zs, ZONE_IS_OFFLINE);
-    if (unit + n > zones_start(zs, i) + zs->size) return fail(zs, ZONE_BOUNDARY_ERROR);
+    if (i >= zs->count || n == 0) return zones_refuse(zs, ZONE_INVALID_FIELD);
+    if (zs->z[i].state == ZONE_OFFLINE) return zones_refuse(zs, ZONE_IS_OFFLINE);
+    if (unit + n > zones_start(zs, i) + zs->size) return zones_refuse(zs, ZONE_BOUNDARY_ERROR);
     return ZONE_OK;
 }
 
@@ -137,23 +132,23 @@ static zone *zone_at(zones *zs, uint32_t zone_index) { return zone_index < zs->c
 zone_status zones_open(zones *zs, uint32_t i)
 {
     zone *z = zone_at(zs, i);
-    return z ? open_zone(zs, z, ZONE_EXPLICIT_OPEN) : fail(zs, ZONE_INVALID_FIELD);
+    return z ? open_zone(zs, z, ZONE_EXPLICIT_OPEN) : zones_refuse(zs, ZONE_INVALID_FIELD);
 }
 
 zone_status zones_close(zones *zs, uint32_t i)
 {
     zone *z = zone_at(zs, i);
-    if (!z) return fail(zs, ZONE_INVALID_FIELD);
+    if (!z) return zones_refuse(zs, ZONE_INVALID_FIELD);
     if (is_open(z)) set_state(zs, z, ZONE_CLOSED);
-    else if (z->state != ZONE_CLOSED) return fail(zs, ZONE_INVALID_TRANSITION);
+    else if (z->state != ZONE_CLOSED) return zones_refuse(zs, ZONE_INVALID_TRANSITION);
     return ZONE_OK;
 }
 
 zone_status zones_finish(zones *zs, uint32_t i)
 {
     zone *z = zone_at(zs, i);
-    if (!z) return fail(zs, ZONE_INVALID_FIELD);
-    if (z->state == ZONE_READ_ONLY || z->state == ZONE_OFFLINE) return fail(zs, ZONE_INVALID_TRANSITION);
+    if (!z) return zones_refuse(zs, ZONE_INVALID_FIELD);
+    if (z->state == ZONE_READ_ONLY || z->state == ZONE_OFFLINE) return zones_refuse(zs, ZONE_INVALID_TRANSITION);
     set_state(zs, z, ZONE_FULL);
     z->wp = zs->capacity;
     return ZONE_OK;
@@ -162,8 +157,8 @@ zone_status zones_finish(zones *zs, uint32_t i)
 zone_status zones_reset(zones *zs, uint32_t i)
 {
     zone *z = zone_at(zs, i);
-    if (!z) return fail(zs, ZONE_INVALID_FIELD);
-    if (z->state == ZONE_READ_ONLY || z->state == ZONE_OFFLINE) return fail(zs, ZONE_INVALID_TRANSITION);
+    if (!z) return zones_refuse(zs, ZONE_INVALID_FIELD);
+    if (z->state == ZONE_READ_ONLY || z->state == ZONE_OFFLINE) return zones_refuse(zs, ZONE_INVALID_TRANSITION);
     set_state(zs, z, ZONE_EMPTY);
     z->wp = 0;
     return ZONE_OK;
@@ -172,9 +167,9 @@ zone_status zones_reset(zones *zs, uint32_t i)
 zone_status zones_offline(zones *zs, uint32_t i)
 {
     zone *z = zone_at(zs, i);
-    if (!z) return fail(zs, ZONE_INVALID_FIELD);
+    if (!z) return zones_refuse(zs, ZONE_INVALID_FIELD);
     if (z->state == ZONE_READ_ONLY) set_state(zs, z, ZONE_OFFLINE);
-    else if (z->state != ZONE_OFFLINE) return fail(zs, ZONE_INVALID_TRANSITION);
+    else if (z->state != ZONE_OFFLINE) return zones_refuse(zs, ZONE_INVALID_TRANSITION);
     return ZONE_OK;
 }
 

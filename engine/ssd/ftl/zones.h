@@ -77,6 +77,10 @@ zone_status zones_append(zones *zs, uint64_t zslba, uint32_t n, uint64_t *writte
 /* A read of n units at `unit` (within one zone; an offline zone refuses it). */
 zone_status zones_read(zones *zs, uint64_t unit, uint32_t n);
 
+/* A refusal the zones did not make themselves (the host interface's
+ * checks): counted with theirs; returns s. */
+zone_status zones_refuse(zones *zs, zone_status s);
+
 /* The Zone Management Send actions, on one zone. */
 zone_status zones_open(zones *zs, uint32_t zone);
 zone_status zones_close(zones *zs, uint32_t zone);

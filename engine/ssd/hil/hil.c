@@ -52,7 +52,7 @@ void hil_zone_reset_done(void *ctx, ssdlab_request *r)
  * once its translation units are in the cache). */
 static void continue_request(hil *h, ssdlab_request *r)
 {
-    if (h->zio && !req_priv(r)->merged && zoned_stops(h, r)) return;
+    if (h->zio && zoned_stops(h, r)) return; /* zoned commands never come back here: no merge, no mapping reads */
     uint32_t lpn = req_first_unit(h->p, r), n = req_units(h->p, r);
     if (h->map && moves_data(r) && !mapio_ready(h->map, r, lpn, n)) return;
     switch (r->op) {

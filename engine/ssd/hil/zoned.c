@@ -27,9 +27,9 @@ static zoned_verdict manage(zoneio *zio, ssdlab_request *r, uint64_t unit_in_ns)
 {
     zones *zs = &zio->zs;
     uint32_t zone = zones_of(zs, unit_in_ns);
-    if (unit_in_ns != zones_start(zs, zone)) return zs->failed[ZONE_INVALID_FIELD]++, refuse(r, ZONE_INVALID_FIELD);
+    if (unit_in_ns != zones_start(zs, zone)) return refuse(r, zones_refuse(zs, ZONE_INVALID_FIELD));
     if (r->op == SSDLAB_ZONE_RESET && zio->z[zone].reset) /* its last reset is still erasing */
-        return zs->failed[ZONE_INVALID_TRANSITION]++, refuse(r, ZONE_INVALID_TRANSITION);
+        return refuse(r, zones_refuse(zs, ZONE_INVALID_TRANSITION));
     uint64_t written = zs->z[zone].wp;
     zone_status s = r->op == SSDLAB_ZONE_RESET    ? zones_reset(zs, zone)
                   : r->op == SSDLAB_ZONE_FINISH   ? zones_finish(zs, zone)
@@ -46,18 +46,17 @@ zoned_verdict zoned_command(zoneio *zio, ssdlab_request *r, uint32_t unit)
 {
     uint64_t u = r->offset / unit;
     if (!zoneio_covers(zio, u)) return ZONED_NOT;
-    r->status = 0;
     uint64_t in_ns = u - zio->first_unit;
     uint32_t n = r->bytes / unit;
     zones *zs = &zio->zs;
     if (is_management(r->op)) return manage(zio, r, in_ns);
-    if (r->op == SSDLAB_TRIM) return zs->failed[ZONE_INVALID_FIELD]++, refuse(r, ZONE_INVALID_FIELD);
+    if (r->op == SSDLAB_TRIM) return refuse(r, zones_refuse(zs, ZONE_INVALID_FIELD));
     if (r->op == SSDLAB_READ) {
         zone_status s = zones_read(zs, in_ns, n);
         return s == ZONE_OK ? ZONED_GO_ON : refuse(r, s);
     }
     if (zio->z[zones_of(zs, in_ns)].reset) /* the zone's blocks are being erased */
-        return zs->failed[ZONE_INVALID_WRITE]++, refuse(r, ZONE_INVALID_WRITE);
+        return refuse(r, zones_refuse(zs, ZONE_INVALID_WRITE));
     zone_status s;
     if (r->op == SSDLAB_ZONE_APPEND) {
         uint64_t at = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buffer.h"
+#include "fastpath.h"
 #include "flash.h"
 #include "hil.h"
 #include "mapio.h"
@@ -85,13 +86,14 @@ static void wire(ssd *d)
 /* --- set-up ----------------------------------------------------------------- */
 
 /* Memory the drive's tables take, from its parameters: the mapping tables
- * dominate (4 bytes per logical and per physical unit). The rest (events,
+ * dominate (4 bytes per logical unit, the reverse map's share). The rest (events,
  * requests, histograms, the result writer) is bounded; 16 MiB covers it. */
 static uint64_t memory_needed(const ssd_params *p)
 {
     uint64_t nblocks = (uint64_t)p->dies * p->blocks_per_die;
-    uint64_t bytes = 4 * p->l2p_units + 4 * p->physical_units;
-    bytes += nblocks * (sizeof(ftl_block) + 2 * sizeof(uint32_t)); /* block table, programmed, free stacks */
+    uint64_t bytes = 4 * p->l2p_units + revmap_bytes((uint32_t)nblocks, p->units_per_block, ftl_reverse_map_slots(p));
+    /* block table, programmed, free stacks, the cover's scratch */
+    bytes += nblocks * (sizeof(ftl_block) + 3 * sizeof(uint32_t) + sizeof(double) + sizeof(uint32_t));
     bytes += (uint64_t)p->dies * (sizeof(ftl_die) + flash_die_bytes() + sizeof(reclaim_die) + sizeof(progunit_die));
     if (p->map_cached) bytes += 8 * (uint64_t)p->map_pages + 16 * (uint64_t)p->map_cache_pages;
     if (p->trim == TRIM_DEFERRED) bytes += p->l2p_units / 8;

@@ -717,14 +717,15 @@ Test(cli, file_size_limit_leaves_no_result)
 
 /* A drive too large for the memory limit is refused before anything is
  * allocated, with the estimate (the 850 EVO 500 GB's tables: 4 bytes per
- * logical and physical unit, about 1022 MiB; RSS measured 1017 MiB) and
- * what sets the limit; no result file is started. */
+ * logical unit, a validity bit per physical unit and the reverse map of
+ * half its blocks, about 770 MiB; RSS measured 752 MiB) and what sets
+ * the limit; no result file is started. */
 Test(cli, memory_estimate_refuses_before_allocating)
 {
     char dir[] = "/tmp/ssdlab-cli-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     expect_exit(2,
-                "ssdlab run: the drive needs about 1022 MiB of memory (141557760 mapping units of flash), more than the "
+                "ssdlab run: the drive needs about 770 MiB of memory (141557760 mapping units of flash), more than the "
                 "10 MiB that 'sim.max_memory' (--max-memory) allows; expected a smaller drive",
                 "run -d samsung-850-evo-500 --max-memory 10MiB -o %s/x.h5", dir);
     char cmd[1024];

@@ -114,8 +114,9 @@ static uint32_t mixed_blocks(rig *g)
     uint32_t mixed = 0, boundary = (uint32_t)(region_start(g, 1) / p->unit);
     for (uint32_t b = 0; b < p->dies * p->blocks_per_die; b++) {
         bool a = false, bb = false;
+        if (f->blocks[b].write_ptr) ftl_cover(f, b);
         for (uint32_t off = 0; off < f->blocks[b].write_ptr; off++) {
-            uint32_t lpn = f->p2l[b * p->units_per_block + off];
+            uint32_t lpn = ftl_holds(f, b * p->units_per_block + off);
             if (lpn == FTL_NONE || (lpn & FTL_MAP_BIT)) continue;
             if (lpn < boundary) a = true;
             else bb = true;

@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "flash.h"
+#include "fastpath.h"
 #include "ftl.h"
 #include "mapcache.h"
 #include "params.h"
@@ -20,7 +21,14 @@ typedef struct drive {
 } drive;
 
 /* A small drive: 1 die of 1024 blocks of 2048 units (8 MiB), 8 GiB raw. */
+static void open_drive_more(drive *d, const char *user_capacity, const char *policy, int blocks, const char *const *more);
+
 static void open_drive_blocks(drive *d, const char *user_capacity, const char *policy, int blocks)
+{
+    open_drive_more(d, user_capacity, policy, blocks, NULL);
+}
+
+static void open_drive_more(drive *d, const char *user_capacity, const char *policy, int blocks, const char *const *more)
 {
     d->c = cfg_create(ssdlab_schema());
     const char *sets[] = {"controller.channels=1", "controller.dies_per_channel=1", "nand.planes_per_die=1",
@@ -34,6 +42,7 @@ static void open_drive_blocks(drive *d, const char *user_capacity, const char *p
     cfg_set_override(d->c, set);
     snprintf(set, sizeof set, "nand.blocks_per_plane=%d", blocks);
     cfg_set_override(d->c, set);
+    for (; more && *more; more++) cfg_set_override(d->c, *more);
     cr_assert_eq(cfg_error_count(d->c), 0, "%s", cfg_errors(d->c));
     char err[512];
     cr_assert_eq(ssd_params_load(&d->p, d->c, err, sizeof err), 0, "%s", err);
@@ -147,6 +156,15 @@ Test(ftl, checker_catches_a_wrong_mapping_and_a_wrong_count)
     cr_assert_eq(ftl_check(&d.f, err, sizeof err), -1);
     cr_assert(strstr(err, "block 0 counts"), "%s", err);
     d.f.blocks[0].valid--;
+    /* two logical units swap places: the reverse map disagrees */
+    uint32_t at3 = d.f.l2p[3];
+    d.f.l2p[3] = d.f.l2p[4];
+    d.f.l2p[4] = at3;
+    cr_assert_eq(ftl_check(&d.f, err, sizeof err), -1);
+    cr_assert(strstr(err, "logical unit 3 maps to physical unit"), "%s", err);
+    cr_assert(strstr(err, "whose reverse map says 4"), "%s", err);
+    d.f.l2p[4] = d.f.l2p[3];
+    d.f.l2p[3] = at3;
     check(&d);
     close_drive(&d);
 }
@@ -285,6 +303,49 @@ Test(ftl, static_wear_levelling_bounds_the_erase_spread)
      * erases before the move catches up */
     cr_assert_leq(with, 25, "with a bound of 20 the spread is %u", with);
     cr_assert_gt(without, 3 * with, "without levelling %u, with %u", without, with);
+}
+
+/* How much of the reverse map the simulator keeps changes nothing: the
+ * same writes on a drive that keeps it whole and on one that keeps the
+ * fewest blocks it may (refilling it from the mapping table again and
+ * again) leave the same mapping, valid counts and wear, under each policy
+ * that ranks blocks, with static wear levelling; and both pass the
+ * checker, which compares the reverse map with the mapping. */
+Test(ftl, reverse_map_share_changes_nothing)
+{
+    const char *policies[] = {"greedy", "cost-benefit", "fifo"};
+    for (int i = 0; i < 3; i++) {
+        drive whole, least;
+        const char *all[] = {"sim.reverse_map_share=1", "ftl.wear_leveling_spread=8", NULL};
+        const char *fewest[] = {"sim.reverse_map_share=0", "ftl.wear_leveling_spread=8", NULL};
+        open_drive_more(&whole, "7000MiB", policies[i], 1024, all);
+        open_drive_more(&least, "7000MiB", policies[i], 1024, fewest);
+        cr_assert_eq(whole.f.rm.slots, 1024);
+        cr_assert_eq(least.f.rm.slots, 4, "2 per die and 2");
+        uint32_t n = (uint32_t)whole.p.logical_units;
+        for (uint32_t lpn = 0; lpn < n; lpn++) {
+            ftl_write_now(&whole.f, lpn);
+            ftl_write_now(&least.f, lpn);
+        }
+        for (uint64_t k = 0; k < n; k++) {
+            uint32_t lpn = (uint32_t)gsl_rng_uniform_int(whole.rng, k % 3 ? n / 8 : n); /* skewed: wear levelling moves */
+            ftl_write_now(&whole.f, lpn);
+            ftl_write_now(&least.f, lpn);
+            if (k % 1000 == 0) ftl_trim(&whole.f, lpn), ftl_trim(&least.f, lpn);
+        }
+        cr_assert_eq(whole.f.rm.refills, 0, "%s", policies[i]);
+        cr_assert_gt(least.f.rm.refills, 100, "%s: %llu refills", policies[i], (unsigned long long)least.f.rm.refills);
+        cr_assert_eq(memcmp(whole.f.l2p, least.f.l2p, whole.p.l2p_units * sizeof *whole.f.l2p), 0, "%s", policies[i]);
+        for (uint32_t b = 0; b < 1024; b++) {
+            cr_assert_eq(whole.f.blocks[b].valid, least.f.blocks[b].valid, "%s block %u", policies[i], b);
+            cr_assert_eq(whole.f.blocks[b].erase_count, least.f.blocks[b].erase_count, "%s block %u", policies[i], b);
+        }
+        cr_assert_eq(whole.f.units_written[STREAM_GC], least.f.units_written[STREAM_GC]);
+        check(&whole);
+        check(&least);
+        close_drive(&whole);
+        close_drive(&least);
+    }
 }
 
 /* Replacement: LRU keeps the unit used since; FIFO evicts the first in. */

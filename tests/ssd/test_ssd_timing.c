@@ -763,3 +763,49 @@ Test(timing, busy_time_counts_overlaps_once)
     }
     close_bench(&b);
 }
+
+/* How much of the reverse map the simulator keeps changes no result: the
+ * timed path's GC, SLC folding and translation-unit moves run the same
+ * with the whole map and with the fewest blocks covered (refilled from
+ * the mapping table at nearly every victim). */
+static void run_with_share(const char *share, const char *const *setup, ssdlab_stats *st, sim_time_t *end, uint64_t *refills)
+{
+    bench b;
+    const char *more[] = {share, NULL};
+    open_bench_lists(&b, setup, more);
+    run_bench(&b);
+    ssd_stats(b.d, st);
+    *end = sim_now(b.s);
+    *refills = ssd_ftl(b.d)->rm.refills;
+    char err[256];
+    cr_assert_eq(ftl_check(ssd_ftl(b.d), err, sizeof err), 0, "%s", err);
+    close_bench(&b);
+}
+
+Test(timing, reverse_map_share_changes_no_result)
+{
+    const char *const dram[] = {"workload.precondition=steady", "workload.requests=40000", "workload.read_share=0.3",
+                                "slc.cache=dynamic", "slc.share=10%", "controller.read_cache=1MiB", NULL};
+    const char *const dramless[] = {"ftl.mapping=cached", "ftl.map_entry_size=64B", "ftl.map_cache=1MiB",
+                                    "workload.precondition=steady", "workload.requests=40000", "workload.read_share=0", NULL};
+    const char *const *setups[] = {dram, dramless};
+    for (int i = 0; i < 2; i++) {
+        ssdlab_stats whole, least;
+        sim_time_t end_whole, end_least;
+        uint64_t refills_whole, refills_least;
+        run_with_share("sim.reverse_map_share=1", setups[i], &whole, &end_whole, &refills_whole);
+        run_with_share("sim.reverse_map_share=0", setups[i], &least, &end_least, &refills_least);
+        cr_assert_eq(refills_whole, 0);
+        cr_assert_gt(refills_least, 10, "setup %d: %llu refills", i, (unsigned long long)refills_least);
+        cr_assert_gt(whole.gc_units_written, 10000, "setup %d: GC moves data", i);
+        cr_assert_eq(end_whole, end_least, "setup %d", i);
+        cr_assert_eq(whole.gc_units_written, least.gc_units_written, "setup %d", i);
+        cr_assert_eq(whole.erases, least.erases, "setup %d", i);
+        cr_assert_eq(whole.flash_reads, least.flash_reads, "setup %d", i);
+        cr_assert_eq(whole.read_cache_hits, least.read_cache_hits, "setup %d", i);
+        cr_assert_eq(whole.map_units_written, least.map_units_written, "setup %d", i);
+        cr_assert_eq(whole.fold_units_written, least.fold_units_written, "setup %d", i);
+        for (int c = 0; c < SSDLAB_CLASSES; c++)
+            cr_assert_eq(whole.latency_sum_ns[c], least.latency_sum_ns[c], "setup %d class %d", i, c);
+    }
+}

@@ -187,11 +187,13 @@ static uint32_t read_units(buffer *b, ssdlab_request *r, uint32_t lpn0, uint32_t
         }
         if (open && ppa == open->ppa + open->units && ppa / upp == open->ppa / upp) {
             open->units++;
+            open->lpn_last = lpn0 + i;
             continue;
         }
         if (open) flash_submit(b->fl, open);
         open = flash_txn(b->fl, r ? TX_READ : TX_PREFETCH, ftl_die_of(b->f, ppa), ppa, 1);
         open->req = r;
+        open->lpn = open->lpn_last = lpn0 + i;
         issued++;
     }
     if (open) flash_submit(b->fl, open);
@@ -229,13 +231,28 @@ void buffer_read(buffer *b, ssdlab_request *r)
 
 /* --- flash completions ----------------------------------------------------- */
 
+/* The units a read brought in go to the read cache, unless rewritten, moved
+ * or trimmed meanwhile. A run's units are consecutive in flash and rising
+ * in logical order, not always consecutive (a unit the cache or the buffer
+ * held was skipped), so each still-valid unit's logical unit is found
+ * after the one before. */
+static void cache_what_was_read(buffer *b, const txn *t)
+{
+    uint32_t lpn = t->lpn;
+    for (uint32_t k = 0; k < t->units; k++) {
+        uint32_t ppa = t->ppa + k;
+        if (!ftl_valid(b->f, ppa)) continue;
+        while (lpn <= t->lpn_last && ftl_lookup(b->f, lpn) != ppa) lpn++;
+        if (lpn > t->lpn_last) return;
+        readcache_insert(&b->cache, lpn++);
+    }
+}
+
 void buffer_read_done(void *ctx, txn *t)
 {
     buffer *b = ctx;
     ssdlab_request *r = t->req;
-    if (b->cache.sets)
-        for (uint32_t k = 0; k < t->units; k++)
-            if (b->f->p2l[t->ppa + k] != FTL_NONE) readcache_insert(&b->cache, b->f->p2l[t->ppa + k]);
+    if (b->cache.sets) cache_what_was_read(b, t);
     bool prefetch = t->kind == TX_PREFETCH;
     flash_txn_free(b->fl, t);
     if (prefetch) return; /* read ahead: the data waits in the cache */

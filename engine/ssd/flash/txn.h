@@ -31,8 +31,15 @@ typedef struct txn {
     sim_time_t ready;
     uint64_t seq;     /* submission order, for schedulers that need it */
     sim_time_t queued; /* when it joined its die's queue */
-    uint32_t padding; /* units of a program unit written only to fill it */
-    uint32_t tu;      /* TX_MAP_READ: the translation unit read; zone programs and erases: the zone */
+    union {
+        struct {
+            uint32_t padding; /* units of a program unit written only to fill it */
+            uint32_t tu;      /* TX_MAP_READ: the translation unit read; zone programs and erases: the zone */
+        };
+        struct { /* TX_READ, TX_PREFETCH: the logical units of its first and last unit */
+            uint32_t lpn, lpn_last;
+        };
+    };
 } txn;
 
 #endif

@@ -2,6 +2,7 @@
 
 #include "bigmem.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +16,16 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->rng = rng;
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
-    f->p2l = bigmem_alloc(p->physical_units * sizeof *f->p2l);
     f->blocks = calloc(nblocks, sizeof *f->blocks);
     f->dies = calloc(p->dies, sizeof *f->dies);
-    if (!f->l2p || !f->p2l || !f->blocks || !f->dies) {
+    f->cover = malloc(nblocks * sizeof *f->cover);
+    f->ranked = malloc(nblocks * sizeof *f->ranked);
+    if (!f->l2p || !f->blocks || !f->dies || !f->cover || !f->ranked ||
+        revmap_init(&f->rm, (uint32_t)nblocks, p->units_per_block, ftl_reverse_map_slots(p))) {
         ftl_free(f);
         return -1;
     }
     memset(f->l2p, 0xff, p->l2p_units * sizeof *f->l2p);
-    memset(f->p2l, 0xff, p->physical_units * sizeof *f->p2l);
     for (uint32_t d = 0; d < p->dies; d++) {
         ftl_die *die = &f->dies[d];
         die->free = malloc(p->blocks_per_die * sizeof *die->free);
@@ -46,7 +48,9 @@ void ftl_free(ftl *f)
     free(f->dies);
     free(f->blocks);
     bigmem_free(f->l2p);
-    bigmem_free(f->p2l);
+    revmap_free(&f->rm);
+    free(f->cover);
+    free(f->ranked);
     free(f->version_of_physical);
     free(f->latest_version);
     free(f->map_loc);
@@ -196,6 +200,7 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     if (open_has_room(f, die, s)) return d->open[s];
     if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
     uint32_t b = take_free_block(f, die);
+    revmap_take(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;
     f->blocks[b].slc = s == STREAM_SLC;
     f->blocks[b].handle = s >= STREAM_FDP_GC ? (uint8_t)(s - STREAM_FDP_GC)
@@ -242,14 +247,14 @@ void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated)
     uint32_t old = f->map_loc[tu];
     if (old != FTL_NONE) ftl_invalidate(f, old);
     f->map_loc[tu] = ppa;
-    f->p2l[ppa] = FTL_MAP_BIT | tu;
-    f->blocks[ftl_block_of(f, ppa)].valid++;
+    uint32_t block = ftl_block_of(f, ppa);
+    revmap_set(&f->rm, ppa, block, FTL_MAP_BIT | tu);
+    f->blocks[block].valid++;
     f->units_written[relocated ? STREAM_GC : STREAM_MAP]++;
 }
 
-void ftl_relocate(ftl *f, uint32_t from, uint32_t to)
+void ftl_relocate(ftl *f, uint32_t from, uint32_t what, uint32_t to)
 {
-    uint32_t what = f->p2l[from];
     f->units_folded += f->blocks[ftl_block_of(f, from)].slc; /* out of the SLC cache: a fold */
     if (what & FTL_MAP_BIT) ftl_map_unit(f, what & ~FTL_MAP_BIT, to, true);
     else ftl_map(f, what, to, true);
@@ -338,28 +343,27 @@ static uint32_t pick_d_choices(ftl *f, uint32_t die) { return pick_sampled(f, di
 /* Victim policies, selected by name (ftl.gc.policy, whose choices are these
  * names). To add one: a function and an entry here (docs/extending.md). */
 const ftl_gc_policy ftl_gc_policies[] = {
-    {"greedy", "the block with the fewest valid units", pick_greedy},
+    {"greedy", "the block with the fewest valid units", pick_greedy, fewest_valid},
     {"cost-benefit", "free space gained times age over the cost of moving the rest (Rosenblum and Ousterhout)",
-     pick_cost_benefit},
-    {"random", "a collectable block drawn at random", pick_random},
-    {"fifo", "the block closed first", pick_fifo},
-    {"d-choices", "the least valid of ftl.gc.d sampled blocks (Van Houdt)", pick_d_choices},
-    {NULL, NULL, NULL},
+     pick_cost_benefit, cost_benefit},
+    {"random", "a collectable block drawn at random", pick_random, NULL},
+    {"fifo", "the block closed first", pick_fifo, oldest},
+    {"d-choices", "the least valid of ftl.gc.d sampled blocks (Van Houdt)", pick_d_choices, NULL},
+    {NULL, NULL, NULL, NULL},
 };
 
-uint32_t ftl_pick_victim(ftl *f, uint32_t die)
+/* A victim's units are about to be moved: the reverse map must say what
+ * they hold. */
+static uint32_t mark_victim(ftl *f, uint32_t b)
 {
-    uint32_t b = ftl_gc_policies[f->p->gc_policy].pick(f, die);
-    if (b != FTL_NONE) f->blocks[b].state = BLOCK_VICTIM;
+    if (b == FTL_NONE) return b;
+    f->blocks[b].state = BLOCK_VICTIM;
+    ftl_cover(f, b);
     return b;
 }
 
-uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die)
-{
-    uint32_t best = scan_die(f, die, closed_slc, oldest, 0);
-    if (best != FTL_NONE) f->blocks[best].state = BLOCK_VICTIM;
-    return best;
-}
+uint32_t ftl_pick_victim(ftl *f, uint32_t die) { return mark_victim(f, ftl_gc_policies[f->p->gc_policy].pick(f, die)); }
+uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die) { return mark_victim(f, scan_die(f, die, closed_slc, oldest, 0)); }
 
 uint32_t ftl_slc_closed(const ftl *f, uint32_t die)
 {
@@ -377,6 +381,7 @@ void ftl_erase(ftl *f, uint32_t block)
     b->write_ptr = 0;
     b->erase_count++;
     f->erases++;
+    revmap_drop(&f->rm, block);
     ftl_die *d = &f->dies[ftl_die_of_block(f, block)];
     d->free[d->free_count++] = block;
 }
@@ -394,96 +399,84 @@ uint32_t ftl_wear_victim(ftl *f, uint32_t die)
     for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)
         if (f->blocks[b].erase_count > most) most = f->blocks[b].erase_count;
     if (most - f->blocks[coldest].erase_count <= spread) return FTL_NONE;
-    f->blocks[coldest].state = BLOCK_VICTIM;
-    return coldest;
+    return mark_victim(f, coldest);
 }
 
-/* Moves every valid unit of a victim to the die's GC stream and erases it.
- * Returns the units moved, or -1 if the GC stream ran out of blocks. */
-static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
+/* --- the reverse map's cover ----------------------------------------------- */
+
+uint32_t ftl_reverse_map_slots(const ssd_params *p)
 {
-    const uint32_t U = f->p->units_per_block;
-    const uint32_t *units = &f->p2l[(size_t)victim * U];
-    uint32_t written = f->blocks[victim].write_ptr;
-    int64_t moved = 0;
-    ftl_stream to_stream = ftl_gc_stream(f, victim);
-    for (uint32_t off = 0; off < written; off++) {
-        /* The mapping entries of units a few steps ahead are random
-         * accesses: fetch them while this one is moved. */
-        if (off + 16 < written && units[off + 16] < FTL_MAP_BIT) __builtin_prefetch(&f->l2p[units[off + 16]], 1);
-        if (units[off] == FTL_NONE) continue;
-        uint32_t to = ftl_alloc(f, die, to_stream);
-        if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
-        ftl_relocate(f, victim * U + off, to);
-        moved++;
+    uint64_t blocks = (uint64_t)p->dies * p->blocks_per_die;
+    /* A policy that may pick any block needs them all covered. */
+    if (!ftl_gc_policies[p->gc_policy].cost) return (uint32_t)blocks;
+    uint64_t slots = (uint64_t)ceil(p->reverse_map_share * (double)blocks);
+    /* Room for each die's victim under way, the block asked for, and some
+     * to choose. */
+    uint64_t least = 2 * (uint64_t)p->dies + 2;
+    if (slots < least) slots = least;
+    return (uint32_t)(slots < blocks ? slots : blocks);
+}
+
+static int by_cost(const void *x, const void *y)
+{
+    const ftl_ranked *a = x, *b = y;
+    if (a->cost != b->cost) return a->cost < b->cost ? -1 : 1;
+    return (a->block > b->block) - (a->block < b->block);
+}
+
+/* The closed native blocks into f->ranked, lowest cost first; returns how many. */
+static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double), double now)
+{
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < f->rm.blocks; b++)
+        if (closed_native(f, b)) f->ranked[n++] = (ftl_ranked){cost(f, b, now), b};
+    qsort(f->ranked, n, sizeof *f->ranked, by_cost);
+    return n;
+}
+
+/* Fills f->cover with `block`, the victims whose moves are under way, the
+ * closed SLC blocks (folding takes them oldest first), then the closed
+ * blocks the victim policy would pick next, as many of each die (GC picks
+ * per die, and the first die to pick outside calls the next refill), and
+ * what room is left by wear when static wear levelling may pick the least
+ * worn (an eighth), else by the policy again; returns how many. */
+static uint32_t choose_cover(ftl *f, uint32_t block)
+{
+    uint32_t n = 0, slots = f->rm.slots, dies = f->p->dies;
+    f->cover[n++] = block;
+    for (uint32_t b = 0; b < f->rm.blocks; b++)
+        if (b != block && f->blocks[b].state == BLOCK_VICTIM) f->cover[n++] = b;
+    for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
+        if (b != block && closed_slc(f, b)) f->cover[n++] = b;
+    uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+    uint32_t ranked = rank_closed(f, ftl_gc_policies[f->p->gc_policy].cost, (double)now);
+    uint32_t worn = f->p->wear_leveling_spread ? (slots - n) / 8 : 0;
+    uint32_t quota = (slots - n - worn + dies - 1) / dies;
+    for (uint32_t d = 0; d < dies; d++) f->dies[d].covered = 0;
+    for (uint32_t i = 0; i < ranked && n < slots - worn; i++) {
+        uint32_t b = f->ranked[i].block, d = ftl_die_of_block(f, b);
+        if (b == block || f->dies[d].covered >= quota) continue;
+        f->dies[d].covered++;
+        f->cover[n++] = b;
+        f->ranked[i].block = FTL_NONE;
     }
-    ftl_count_moved(f, victim, (uint64_t)moved);
-    f->reallocations += moved > 0;
-    ftl_erase(f, victim);
-    return moved;
-}
-
-/* Collects victims on a die while it has fewer than `free_blocks` free
- * ones and a victim frees anything, adding the units moved to *moved;
- * false when the GC stream ran out of blocks. */
-static bool collect_until(ftl *f, uint32_t die, uint32_t free_blocks, uint64_t *moved)
-{
-    while (ftl_free_blocks(f, die) < free_blocks) {
-        uint32_t victim = ftl_pick_victim(f, die);
-        if (victim == FTL_NONE) break;
-        int64_t n = relocate_and_erase(f, die, victim);
-        if (n < 0) return false;
-        *moved += (uint64_t)n;
+    uint32_t rest = 0;
+    for (uint32_t i = 0; i < ranked; i++) {
+        uint32_t b = f->ranked[i].block;
+        if (b == FTL_NONE || b == block) continue;
+        f->ranked[rest++] = (ftl_ranked){worn ? f->blocks[b].erase_count : f->ranked[i].cost, b};
     }
-    return true;
+    if (worn) qsort(f->ranked, rest, sizeof *f->ranked, by_cost);
+    for (uint32_t i = 0; i < rest && n < slots; i++) f->cover[n++] = f->ranked[i].block;
+    return n;
 }
 
-uint64_t ftl_collect_idle(ftl *f, uint32_t die)
+void ftl_cover(ftl *f, uint32_t block)
 {
-    uint64_t moved = 0;
-    collect_until(f, die, f->p->gc_background_threshold, &moved);
-    return moved;
-}
-
-uint64_t ftl_collect_now(ftl *f, uint32_t die)
-{
-    uint64_t moved = 0;
-    if (!collect_until(f, die, f->p->gc_threshold + 1, &moved)) return moved;
-    /* A wear-levelling move frees no space, so it is made only when GC has
-     * just left the die with more than it needs. */
-    if (ftl_free_blocks(f, die) > f->p->gc_threshold) {
-        uint32_t cold = ftl_wear_victim(f, die);
-        if (cold != FTL_NONE) {
-            int64_t n = relocate_and_erase(f, die, cold);
-            if (n > 0) moved += (uint64_t)n;
-        }
-    }
-    return moved;
-}
-
-void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)
-{
-    if (stage == 0) {
-        __builtin_prefetch(&f->l2p[lpn], 1);
-        return;
-    }
-    uint32_t old = f->l2p[lpn];
-    if (old != FTL_NONE) {
-        __builtin_prefetch(&f->p2l[old], 1);
-        __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
-    }
-}
-
-int ftl_write_now(ftl *f, uint32_t lpn)
-{
-    uint32_t die = ftl_host_die(f, STREAM_HOST);
-    if (die == FTL_NONE) return -1;
-    uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
-    ftl_map(f, lpn, ppa, false);
-    f->handle_host[0]++;
-    if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
-    if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
-    return 0;
+    if (revmap_covers(&f->rm, block)) return;
+    uint32_t n = choose_cover(f, block);
+    revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT};
+    revmap_refill(&f->rm, f->cover, n, &t);
 }
 
 /* --- integrity ----------------------------------------------------------- */
@@ -500,54 +493,63 @@ void ftl_close_partial_units(ftl *f, void (*written)(void *ctx, uint32_t block, 
         }
 }
 
+/* A mapping entry (lpn, or FTL_MAP_BIT | tu) points at ppa: the unit must
+ * be valid and, where the reverse map covers its block, say so; counted
+ * into refs[block]. */
+static int check_entry(const ftl *f, uint32_t what, uint32_t ppa, uint32_t *refs, char *err, size_t errlen)
+{
+    const char *kind = what & FTL_MAP_BIT ? "translation" : "logical";
+    uint32_t n = what & ~FTL_MAP_BIT;
+    if (ppa >= f->p->physical_units || !ftl_valid(f, ppa))
+        return snprintf(err, errlen, "%s unit %u maps to physical unit %u, which holds no valid data", kind, n, ppa), -1;
+    uint32_t block = ftl_block_of(f, ppa);
+    if (revmap_covers(&f->rm, block) && ftl_holds(f, ppa) != what)
+        return snprintf(err, errlen, "%s unit %u maps to physical unit %u, whose reverse map says %u", kind, n, ppa,
+                        ftl_holds(f, ppa)), -1;
+    refs[block]++;
+    return 0;
+}
+
 int ftl_check(const ftl *f, char *err, size_t errlen)
 {
     const ssd_params *p = f->p;
     const uint32_t U = p->units_per_block;
+    uint32_t *refs = f->cover; /* scratch: mapping entries into each block */
+    memset(refs, 0, f->rm.blocks * sizeof *refs);
     uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < p->l2p_units; lpn++) {
         uint32_t ppa = f->l2p[lpn];
         if (ppa == FTL_NONE) continue;
         mapped++;
-        if (ppa >= p->physical_units || f->p2l[ppa] != lpn)
-            return snprintf(err, errlen, "logical unit %llu maps to physical unit %u, which holds %u",
-                            (unsigned long long)lpn, ppa, ppa < p->physical_units ? f->p2l[ppa] : FTL_NONE), -1;
+        if (check_entry(f, (uint32_t)lpn, ppa, refs, err, errlen)) return -1;
         if (f->version_of_physical && f->version_of_physical[ppa] != f->latest_version[lpn])
             return snprintf(err, errlen, "logical unit %llu maps to version %llu, its latest write is %llu",
                             (unsigned long long)lpn, (unsigned long long)f->version_of_physical[ppa],
                             (unsigned long long)f->latest_version[lpn]), -1;
     }
+    for (uint32_t tu = 0; tu < f->map_units; tu++)
+        if (f->map_loc[tu] != FTL_NONE && check_entry(f, FTL_MAP_BIT | tu, f->map_loc[tu], refs, err, errlen)) return -1;
     if (mapped != f->mapped)
         return snprintf(err, errlen, "%llu logical units are mapped, the count says %llu", (unsigned long long)mapped,
                         (unsigned long long)f->mapped), -1;
-    size_t nblocks = (size_t)p->dies * p->blocks_per_die;
-    for (size_t b = 0; b < nblocks; b++) {
+    for (uint32_t b = 0; b < f->rm.blocks; b++) {
         const ftl_block *blk = &f->blocks[b];
         uint32_t valid = 0;
         for (uint32_t off = 0; off < U; off++) {
-            uint32_t lpn = f->p2l[b * U + off];
-            if (lpn == FTL_NONE) continue;
+            if (!ftl_valid(f, b * U + off)) continue;
             if (off >= blk->write_ptr)
-                return snprintf(err, errlen, "block %zu holds data at offset %u, past its write pointer %u", b, off,
+                return snprintf(err, errlen, "block %u holds data at offset %u, past its write pointer %u", b, off,
                                 blk->write_ptr), -1;
-            if (lpn & FTL_MAP_BIT) {
-                uint32_t tu = lpn & ~FTL_MAP_BIT;
-                if (tu >= f->map_units || f->map_loc[tu] != b * U + off)
-                    return snprintf(err, errlen, "physical unit %zu claims translation unit %u, which lives elsewhere",
-                                    b * U + off, tu), -1;
-            } else if (lpn >= p->l2p_units || f->l2p[lpn] != b * U + off) {
-                return snprintf(err, errlen, "physical unit %zu claims logical unit %u, which maps elsewhere",
-                                b * U + off, lpn), -1;
-            }
             valid++;
         }
-        if (valid != blk->valid)
-            return snprintf(err, errlen, "block %zu counts %u valid units, holds %u", b, blk->valid, valid), -1;
+        if (valid != blk->valid || refs[b] != valid)
+            return snprintf(err, errlen, "block %u counts %u valid units, holds %u, and %u mapping entries point into it",
+                            b, blk->valid, valid, refs[b]), -1;
         if (blk->state == BLOCK_FREE && blk->write_ptr)
-            return snprintf(err, errlen, "free block %zu has write pointer %u", b, blk->write_ptr), -1;
-        if (blk->write_ptr > ftl_capacity(f, (uint32_t)b))
-            return snprintf(err, errlen, "block %zu has write pointer %u past its capacity %u", b, blk->write_ptr,
-                            ftl_capacity(f, (uint32_t)b)), -1;
+            return snprintf(err, errlen, "free block %u has write pointer %u", b, blk->write_ptr), -1;
+        if (blk->write_ptr > ftl_capacity(f, b))
+            return snprintf(err, errlen, "block %u has write pointer %u past its capacity %u", b, blk->write_ptr,
+                            ftl_capacity(f, b)), -1;
     }
     for (uint32_t d = 0; d < p->dies; d++)
         for (uint32_t i = 0; i < f->dies[d].free_count; i++)

@@ -4,9 +4,10 @@
  * and an integrity checker. Timing lives elsewhere (ssd.c): the FTL
  * answers where data goes, never when.
  *
- * Memory: 4 bytes per logical unit (L2P) and 4 per physical unit (P2L,
- * which also marks validity), plus a few words per block: about 8 bytes
- * per 4 KiB of flash. */
+ * Memory: 4 bytes per logical unit (L2P), a validity bit per physical
+ * unit, the reverse map of a share of the blocks (revmap.h: 4 bytes per
+ * unit covered, sim.reverse_map_share), and a few words per block: about
+ * 5.8 bytes per 4 KiB of flash at the default share of a half. */
 #ifndef SSDLAB_FTL_H
 #define SSDLAB_FTL_H
 
@@ -17,6 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "params.h"
+#include "revmap.h"
 
 #define FTL_NONE UINT32_MAX
 
@@ -43,8 +45,9 @@ typedef enum ftl_stream {
  * isolated handles, or no FDP). */
 #define FTL_MIXED_HANDLE 0xff
 
-/* In P2L, a physical unit holding a translation unit (a mapping-unit-sized
- * piece of the mapping table) is marked with this bit over its number. */
+/* In the reverse map, a physical unit holding a translation unit (a
+ * mapping-unit-sized piece of the mapping table) is marked with this bit
+ * over its number. */
 #define FTL_MAP_BIT UINT32_C(0x80000000)
 /* BLOCK_ZONE: a zoned namespace's block, never free, never collected. */
 typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM, BLOCK_ZONE } block_state;
@@ -67,13 +70,22 @@ typedef struct ftl_die {
     bool collecting;      /* in a GC burst (ftl.gc.burst) */
     uint64_t burst_host, burst_gc; /* units placed in the burst: host writes get ftl.gc.burst_host_share of GC's */
     uint32_t burst_victims; /* blocks collected in the burst (ftl.gc.burst_victims caps them) */
+    uint32_t covered;     /* ftl_cover's count of the die's blocks it chose */
 } ftl_die;
+
+/* A closed block and its cost to a victim policy (ftl_cover's ranking). */
+typedef struct ftl_ranked {
+    double cost;
+    uint32_t block;
+} ftl_ranked;
 
 typedef struct ftl {
     const ssd_params *p;
     uint32_t *l2p; /* logical unit -> physical unit, FTL_NONE when unmapped */
-    uint32_t *p2l; /* physical unit -> logical unit, FTL_NONE when invalid */
+    revmap rm;     /* physical unit -> valid, and what it holds (covered blocks) */
     ftl_block *blocks;
+    uint32_t *cover;       /* scratch of ftl_cover: blocks to cover */
+    ftl_ranked *ranked; /* scratch of ftl_cover: closed blocks by cost */
     ftl_die *dies;
     gsl_rng *rng;
     uint32_t host_die_cursor; /* position in the striping order */
@@ -95,12 +107,14 @@ typedef struct ftl {
 } ftl;
 
 int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng);
+/* Blocks the reverse map covers at once (sim.reverse_map_share). */
+uint32_t ftl_reverse_map_slots(const ssd_params *p);
 void ftl_free(ftl *f);
 int ftl_enable_versions(ftl *f);
 
 /* Physical unit id <-> (block, offset) */
-static inline uint32_t ftl_block_of(const ftl *f, uint32_t ppa) { return ppa / f->p->units_per_block; }
-static inline uint32_t ftl_offset_of(const ftl *f, uint32_t ppa) { return ppa % f->p->units_per_block; }
+static inline uint32_t ftl_block_of(const ftl *f, uint32_t ppa) { return revmap_block_of(&f->rm, ppa); }
+static inline uint32_t ftl_offset_of(const ftl *f, uint32_t ppa) { return ppa - ftl_block_of(f, ppa) * f->p->units_per_block; }
 static inline uint32_t ftl_die_of_block(const ftl *f, uint32_t block) { return block / f->p->blocks_per_die; }
 static inline uint32_t ftl_die_of(const ftl *f, uint32_t ppa) { return ftl_die_of_block(f, ftl_block_of(f, ppa)); }
 
@@ -209,9 +223,16 @@ bool ftl_can_alloc(const ftl *f, uint32_t die, ftl_stream s);
 
 static inline void ftl_invalidate(ftl *f, uint32_t ppa)
 {
-    f->p2l[ppa] = FTL_NONE;
+    revmap_clear(&f->rm, ppa);
     f->blocks[ftl_block_of(f, ppa)].valid--;
 }
+static inline bool ftl_valid(const ftl *f, uint32_t ppa) { return revmap_valid(&f->rm, ppa); }
+/* What a valid unit holds (a logical unit, or FTL_MAP_BIT | a translation
+ * unit); FTL_NONE if it is invalid. Its block must be covered: a victim,
+ * or ftl_cover'ed. */
+static inline uint32_t ftl_holds(const ftl *f, uint32_t ppa) { return revmap_holds(&f->rm, ppa); }
+/* Makes the reverse map cover `block` (refilling it if it does not). */
+void ftl_cover(ftl *f, uint32_t block);
 
 /* Records that logical unit lpn now lives at ppa (a host write, or a
  * relocation when relocated is true), invalidating its old copy. Inline:
@@ -223,8 +244,9 @@ static inline void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
     if (old != FTL_NONE) ftl_invalidate(f, old);
     else f->mapped++;
     f->l2p[lpn] = ppa;
-    f->p2l[ppa] = lpn;
-    f->blocks[ftl_block_of(f, ppa)].valid++;
+    uint32_t block = ftl_block_of(f, ppa);
+    revmap_set(&f->rm, ppa, block, lpn);
+    f->blocks[block].valid++;
     f->units_written[relocated ? STREAM_GC : STREAM_HOST]++;
     if (f->version_of_physical) {
         if (!relocated) f->latest_version[lpn] = ++f->write_seq;
@@ -236,8 +258,9 @@ void ftl_trim(ftl *f, uint32_t lpn);
 int ftl_enable_map_units(ftl *f, uint32_t n);
 /* Translation unit tu now lives at ppa (written back, or relocated). */
 void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated);
-/* Moves whatever physical unit `from` holds (data or translation) to `to`. */
-void ftl_relocate(ftl *f, uint32_t from, uint32_t to);
+/* Moves what physical unit `from` holds (`what`: ftl_holds(from), data or
+ * translation) to `to`. */
+void ftl_relocate(ftl *f, uint32_t from, uint32_t what, uint32_t to);
 static inline uint32_t ftl_lookup(const ftl *f, uint32_t lpn) { return f->l2p[lpn]; }
 
 /* GC: picks a closed block of the die with the configured policy and marks
@@ -250,22 +273,6 @@ uint32_t ftl_wear_victim(ftl *f, uint32_t die);
 static inline void ftl_release_victim(ftl *f, uint32_t block) { f->blocks[block].state = BLOCK_CLOSED; }
 /* Erases a victim with no valid unit left and returns it to the free list. */
 void ftl_erase(ftl *f, uint32_t block);
-
-/* Functional (untimed) write with inline garbage collection: used to bring
- * a drive to a state fast (preconditioning) and by tests. Returns -1 when
- * no die can take the write (over-provisioning exhausted). */
-int ftl_write_now(ftl *f, uint32_t lpn);
-/* Warms the cache for a coming ftl_write_now(lpn): stage 0 fetches the
- * mapping entry, stage 1 (later, once that has arrived) what it points at.
- * Random writes are two cache misses each; issued ahead, they overlap. */
-void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
-/* Collects victims on a die until it has more than the GC threshold of
- * free blocks; returns units relocated. */
-uint64_t ftl_collect_now(ftl *f, uint32_t die);
-/* What idle time's background GC does, at once: collects victims on a die
- * until it has ftl.gc.background_threshold free blocks (or no victim frees
- * anything); returns units relocated. */
-uint64_t ftl_collect_idle(ftl *f, uint32_t die);
 
 /* After the fast path: the open blocks' write pointers move to the next
  * program-unit boundary (the part-filled units count as programmed), so
@@ -282,6 +289,11 @@ typedef struct ftl_gc_policy {
     const char *name;
     const char *description;
     uint32_t (*pick)(ftl *f, uint32_t die); /* a collectable block of the die, or FTL_NONE */
+    /* The order it picks in, lowest first, at `now` (units written), so
+     * the reverse map covers the blocks it will pick next; NULL for a
+     * policy that may pick any block (random draws), which keeps the
+     * whole reverse map. */
+    double (*cost)(const ftl *f, uint32_t block, double now);
 } ftl_gc_policy;
 extern const ftl_gc_policy ftl_gc_policies[]; /* ftl.gc.policy */
 

@@ -162,7 +162,7 @@ static void issue_reads(reclaim *r, uint32_t die)
     while (rd->reads_out < RECLAIM_READ_WINDOW && rd->next < written) {
         uint32_t base = rd->victim * U + rd->next;
         uint32_t valid = 0;
-        for (uint32_t k = 0; k < upp; k++) valid += r->f->p2l[base + k] != FTL_NONE;
+        for (uint32_t k = 0; k < upp; k++) valid += ftl_valid(r->f, base + k);
         rd->next += upp;
         if (!valid) continue;
         rd->reads_out++;
@@ -184,11 +184,11 @@ void reclaim_read_done(void *ctx, txn *t)
     uint32_t die = t->die, moved = 0;
     ftl_stream to_stream = ftl_gc_stream(r->f, t->block);
     for (uint32_t k = 0; k < r->p->units_per_page; k++) {
-        uint32_t ppa = t->ppa + k, lpn = r->f->p2l[ppa];
+        uint32_t ppa = t->ppa + k, lpn = ftl_holds(r->f, ppa);
         if (lpn == FTL_NONE) continue; /* overwritten or trimmed meanwhile */
         uint32_t to = ftl_alloc(r->f, die, to_stream);
         if (to == FTL_NONE) break;
-        ftl_relocate(r->f, ppa, to);
+        ftl_relocate(r->f, ppa, lpn, to);
         ftl_burst_moved(r->f, die, 1);
         if (!(lpn & FTL_MAP_BIT) && r->hooks.relocated) r->hooks.relocated(r->hooks.ctx, lpn);
         progunit_add(r->pu, die, to_stream, to, 1);

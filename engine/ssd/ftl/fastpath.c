@@ -1,0 +1,91 @@
+#include "fastpath.h"
+
+/* Moves every valid unit of a victim to the die's GC stream and erases it.
+ * Returns the units moved, or -1 if the GC stream ran out of blocks. */
+static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
+{
+    const uint32_t U = f->p->units_per_block, base = victim * U;
+    const uint32_t *holds = revmap_row(&f->rm, victim);
+    uint32_t written = f->blocks[victim].write_ptr;
+    int64_t moved = 0;
+    ftl_stream to_stream = ftl_gc_stream(f, victim);
+    for (uint32_t off = 0; off < written; off++) {
+        /* The mapping entries of units a few steps ahead are random
+         * accesses: fetch them while this one is moved. */
+        uint32_t ahead = off + 16;
+        if (ahead < written && ftl_valid(f, base + ahead) && holds[ahead] < FTL_MAP_BIT)
+            __builtin_prefetch(&f->l2p[holds[ahead]], 1);
+        if (!ftl_valid(f, base + off)) continue;
+        uint32_t to = ftl_alloc(f, die, to_stream);
+        if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
+        ftl_relocate(f, base + off, holds[off], to);
+        moved++;
+    }
+    ftl_count_moved(f, victim, (uint64_t)moved);
+    f->reallocations += moved > 0;
+    ftl_erase(f, victim);
+    return moved;
+}
+
+/* Collects victims on a die while it has fewer than `free_blocks` free
+ * ones and a victim frees anything, adding the units moved to *moved;
+ * false when the GC stream ran out of blocks. */
+static bool collect_until(ftl *f, uint32_t die, uint32_t free_blocks, uint64_t *moved)
+{
+    while (ftl_free_blocks(f, die) < free_blocks) {
+        uint32_t victim = ftl_pick_victim(f, die);
+        if (victim == FTL_NONE) break;
+        int64_t n = relocate_and_erase(f, die, victim);
+        if (n < 0) return false;
+        *moved += (uint64_t)n;
+    }
+    return true;
+}
+
+uint64_t ftl_collect_idle(ftl *f, uint32_t die)
+{
+    uint64_t moved = 0;
+    collect_until(f, die, f->p->gc_background_threshold, &moved);
+    return moved;
+}
+
+uint64_t ftl_collect_now(ftl *f, uint32_t die)
+{
+    uint64_t moved = 0;
+    if (!collect_until(f, die, f->p->gc_threshold + 1, &moved)) return moved;
+    /* A wear-levelling move frees no space, so it is made only when GC has
+     * just left the die with more than it needs. */
+    if (ftl_free_blocks(f, die) > f->p->gc_threshold) {
+        uint32_t cold = ftl_wear_victim(f, die);
+        if (cold != FTL_NONE) {
+            int64_t n = relocate_and_erase(f, die, cold);
+            if (n > 0) moved += (uint64_t)n;
+        }
+    }
+    return moved;
+}
+
+void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(&f->l2p[lpn], 1);
+        return;
+    }
+    uint32_t old = f->l2p[lpn];
+    if (old != FTL_NONE) {
+        __builtin_prefetch(&f->rm.valid[old >> 6], 1);
+        __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
+    }
+}
+
+int ftl_write_now(ftl *f, uint32_t lpn)
+{
+    uint32_t die = ftl_host_die(f, STREAM_HOST);
+    if (die == FTL_NONE) return -1;
+    uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
+    ftl_map(f, lpn, ppa, false);
+    f->handle_host[0]++;
+    if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
+    if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
+    return 0;
+}

@@ -1,0 +1,25 @@
+/* The FTL untimed: writes with garbage collection done inline, at once.
+ * Preconditioning brings a drive to a state through it, and tests use it;
+ * its placement, victims and wear are those of the timed path for the
+ * same sequence of writes (tests/ssd/test_ssd_state.c). */
+#ifndef SSDLAB_FASTPATH_H
+#define SSDLAB_FASTPATH_H
+
+#include "ftl.h"
+
+/* Functional (untimed) write with inline garbage collection. Returns -1
+ * when no die can take the write (over-provisioning exhausted). */
+int ftl_write_now(ftl *f, uint32_t lpn);
+/* Warms the cache for a coming ftl_write_now(lpn): stage 0 fetches the
+ * mapping entry, stage 1 (later, once that has arrived) what it points at.
+ * Random writes are two cache misses each; issued ahead, they overlap. */
+void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
+/* Collects victims on a die until it has more than the GC threshold of
+ * free blocks; returns units relocated. */
+uint64_t ftl_collect_now(ftl *f, uint32_t die);
+/* What idle time's background GC does, at once: collects victims on a die
+ * until it has ftl.gc.background_threshold free blocks (or no victim frees
+ * anything); returns units relocated. */
+uint64_t ftl_collect_idle(ftl *f, uint32_t die);
+
+#endif

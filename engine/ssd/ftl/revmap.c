@@ -1,0 +1,104 @@
+#include "revmap.h"
+
+#include "bigmem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t valid_words(uint32_t blocks, uint32_t units_per_block)
+{
+    return ((uint64_t)blocks * units_per_block + 63) / 64;
+}
+
+uint64_t revmap_bytes(uint32_t blocks, uint32_t units_per_block, uint32_t slots)
+{
+    return 8 * valid_words(blocks, units_per_block) + 4 * ((uint64_t)slots + 1) * units_per_block +
+           9 * (uint64_t)blocks + 4 * (uint64_t)slots;
+}
+
+int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t slots)
+{
+    memset(m, 0, sizeof *m);
+    m->blocks = blocks;
+    m->units_per_block = units_per_block;
+    m->slots = slots < 1 ? 1 : slots < blocks ? slots : blocks;
+    uint64_t words = valid_words(blocks, units_per_block);
+    m->valid = bigmem_alloc(words * sizeof *m->valid);
+    m->holds = bigmem_alloc(((uint64_t)m->slots + 1) * units_per_block * sizeof *m->holds);
+    m->slot_of = malloc((size_t)blocks * sizeof *m->slot_of);
+    m->free_slots = malloc((size_t)m->slots * sizeof *m->free_slots);
+    m->wanted = calloc(blocks, 1);
+    m->fill_row = malloc((size_t)blocks * sizeof *m->fill_row);
+    m->block_magic = UINT64_MAX / units_per_block + 1;
+    if (!m->valid || !m->holds || !m->slot_of || !m->free_slots || !m->wanted || !m->fill_row) {
+        revmap_free(m);
+        return -1;
+    }
+    memset(m->valid, 0, words * sizeof *m->valid);
+    memset(m->slot_of, 0xff, (size_t)blocks * sizeof *m->slot_of);
+    /* Slots are handed out lowest first. */
+    for (uint32_t s = m->slots; s-- > 0;) m->free_slots[m->free_count++] = s;
+    return 0;
+}
+
+void revmap_free(revmap *m)
+{
+    bigmem_free(m->valid);
+    bigmem_free(m->holds);
+    free(m->slot_of);
+    free(m->free_slots);
+    free(m->wanted);
+    free(m->fill_row);
+    memset(m, 0, sizeof *m);
+}
+
+void revmap_take(revmap *m, uint32_t block)
+{
+    if (m->slot_of[block] == REVMAP_NONE && m->free_count) m->slot_of[block] = m->free_slots[--m->free_count];
+}
+
+void revmap_drop(revmap *m, uint32_t block)
+{
+    uint32_t slot = m->slot_of[block];
+    if (slot == REVMAP_NONE) return;
+    m->slot_of[block] = REVMAP_NONE;
+    m->free_slots[m->free_count++] = slot;
+}
+
+/* Records where[i] (i | mark) in the rows of the units it points at: a
+ * block's fill row is its own when it is being filled, else the sink row.
+ * Branch-free, as whether an entry's block is being filled is a coin toss
+ * the processor would mispredict. */
+static void fill(revmap *m, const uint32_t *where, uint64_t n, uint32_t mark)
+{
+    const uint32_t U = m->units_per_block;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t ppa = where[i];
+        if (ppa == REVMAP_NONE) continue;
+        uint32_t block = revmap_block_of(m, ppa);
+        m->holds[(uint64_t)m->fill_row[block] * U + (ppa - block * U)] = (uint32_t)i | mark;
+    }
+}
+
+void revmap_refill(revmap *m, const uint32_t *cover, uint32_t n, const revmap_tables *t)
+{
+    for (uint32_t i = 0; i < n; i++) m->wanted[cover[i]] = 1;
+    for (uint32_t b = 0; b < m->blocks; b++) {
+        if (!m->wanted[b]) revmap_drop(m, b);
+        m->fill_row[b] = m->slots; /* the sink */
+    }
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < n && m->free_count; i++) {
+        m->wanted[cover[i]] = 0;
+        if (revmap_covers(m, cover[i])) continue;
+        revmap_take(m, cover[i]);
+        m->fill_row[cover[i]] = m->slot_of[cover[i]];
+        fresh++;
+    }
+    if (fresh) {
+        fill(m, t->l2p, t->l2p_units, 0);
+        if (t->map_units) fill(m, t->map_loc, t->map_units, t->map_bit);
+    }
+    memset(m->wanted, 0, m->blocks);
+    m->refills++;
+}

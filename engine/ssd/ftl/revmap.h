@@ -1,0 +1,96 @@
+/* The reverse map: which physical units hold valid data (a bit each), and,
+ * for the blocks it covers, what each unit holds (a logical unit, or a
+ * translation unit marked by the FTL's map bit).
+ *
+ * GC needs a block's logical units only when it moves them, so only a
+ * share of the blocks is covered, each by a slot of units_per_block
+ * entries: a block takes a free slot when it is opened and records its
+ * units as they are written; when GC picks a block outside the map, the
+ * FTL names the blocks to cover and revmap_refill finds their units in one
+ * pass over the mapping tables. Memory per physical unit: 1/8 byte of
+ * validity plus 4 bytes times the share covered, where a full reverse map
+ * took 4. Which blocks are covered never changes a result, only how often
+ * a refill runs. */
+#ifndef SSDLAB_REVMAP_H
+#define SSDLAB_REVMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define REVMAP_NONE UINT32_MAX
+
+typedef struct revmap {
+    uint64_t *valid;      /* a bit per physical unit */
+    uint32_t *slot_of;    /* per block: its slot, or REVMAP_NONE */
+    uint32_t *holds;      /* per slot: what each of the block's units holds; and a sink row */
+    uint32_t *free_slots; /* stack of free slots */
+    uint8_t *wanted;      /* revmap_refill's scratch: per block */
+    uint32_t *fill_row;   /* revmap_refill's scratch: per block, the row it fills (a sink row if none) */
+    uint32_t free_count, slots, units_per_block, blocks;
+    uint64_t block_magic; /* ceil(2^64 / units_per_block): revmap_block_of */
+    uint64_t refills;     /* passes over the mapping tables */
+} revmap;
+
+/* A map of `blocks` blocks of `units_per_block` units with `slots` slots
+ * (at most `blocks`); -1 when memory runs out. */
+int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t slots);
+void revmap_free(revmap *m);
+/* Bytes revmap_init takes. */
+uint64_t revmap_bytes(uint32_t blocks, uint32_t units_per_block, uint32_t slots);
+
+/* ppa / units_per_block by a multiplication: a division on every mapping
+ * step cost a third of the time the fast path's GC spends moving a unit.
+ * Exact for every 32-bit ppa: the magic's error, under 2^-32 of the
+ * quotient's fraction, never carries it past an integer. */
+static inline uint32_t revmap_block_of(const revmap *m, uint32_t ppa)
+{
+    return (uint32_t)(((unsigned __int128)ppa * m->block_magic) >> 64);
+}
+
+static inline bool revmap_valid(const revmap *m, uint32_t ppa) { return m->valid[ppa >> 6] >> (ppa & 63) & 1; }
+static inline bool revmap_covers(const revmap *m, uint32_t block) { return m->slot_of[block] != REVMAP_NONE; }
+
+/* Unit ppa, of block `block`, now holds `what`. The caller has the block
+ * at hand: a division per write is worth saving. */
+static inline void revmap_set(revmap *m, uint32_t ppa, uint32_t block, uint32_t what)
+{
+    m->valid[ppa >> 6] |= UINT64_C(1) << (ppa & 63);
+    uint32_t slot = m->slot_of[block];
+    if (slot != REVMAP_NONE) m->holds[(uint64_t)slot * m->units_per_block + (ppa - block * m->units_per_block)] = what;
+}
+static inline void revmap_clear(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63)); }
+
+/* What a valid unit of a covered block holds; REVMAP_NONE if it is invalid. */
+static inline uint32_t revmap_holds(const revmap *m, uint32_t ppa)
+{
+    if (!revmap_valid(m, ppa)) return REVMAP_NONE;
+    uint32_t block = revmap_block_of(m, ppa);
+    return m->holds[(uint64_t)m->slot_of[block] * m->units_per_block + (ppa - block * m->units_per_block)];
+}
+/* A covered block's row of `units_per_block` entries (valid ones only mean anything). */
+static inline const uint32_t *revmap_row(const revmap *m, uint32_t block)
+{
+    return &m->holds[(uint64_t)m->slot_of[block] * m->units_per_block];
+}
+
+/* A block opened for writing takes a slot if one is free. */
+void revmap_take(revmap *m, uint32_t block);
+/* An erased block gives its slot back. */
+void revmap_drop(revmap *m, uint32_t block);
+
+/* The tables revmap_refill reads: logical unit -> physical unit, and the
+ * DRAM-less mapping's translation unit -> physical unit (map_units 0 when
+ * there is none), whose entries are recorded with map_bit set. */
+typedef struct revmap_tables {
+    const uint32_t *l2p;
+    uint64_t l2p_units;
+    const uint32_t *map_loc;
+    uint32_t map_units, map_bit;
+} revmap_tables;
+
+/* Covers exactly cover[0..n) (n at most the slots, no block twice): blocks
+ * already covered keep their rows, the others' rows are filled from the
+ * tables in one pass. */
+void revmap_refill(revmap *m, const uint32_t *cover, uint32_t n, const revmap_tables *t);
+
+#endif

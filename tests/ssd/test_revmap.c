@@ -1,0 +1,77 @@
+/* The reverse map: exact block numbers by multiplication, validity bits,
+ * rows recorded as written, and rows refilled from the mapping tables. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "revmap.h"
+
+/* The multiplication gives ppa / U exactly, for block sizes that are and
+ * are not powers of two, up to the largest 32-bit unit number. */
+Test(revmap, block_of_is_exact_division)
+{
+    const uint32_t sizes[] = {2, 3, 256, 1536, 2048, 6144, 9216, 12288, 196608, 1u << 30, (1u << 31) - 1};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        revmap m = {.block_magic = UINT64_MAX / sizes[k] + 1};
+        uint32_t U = sizes[k];
+        for (uint64_t q = 0; q * U <= UINT32_MAX; q += 1 + (UINT32_MAX / U) / 1000) {
+            uint64_t at[] = {q * U, q * U + U - 1, q * U + U / 2};
+            for (int i = 0; i < 3; i++)
+                if (at[i] <= UINT32_MAX) cr_assert_eq(revmap_block_of(&m, (uint32_t)at[i]), at[i] / U, "U %u ppa %llu", U, (unsigned long long)at[i]);
+        }
+        cr_assert_eq(revmap_block_of(&m, UINT32_MAX), UINT32_MAX / U, "U %u", U);
+    }
+}
+
+/* 8 blocks of 6 units, 3 slots: opened blocks take slots while there are
+ * any; writes are recorded only in covered blocks; validity is kept for
+ * all. */
+Test(revmap, slots_record_writes_of_covered_blocks)
+{
+    revmap m;
+    cr_assert_eq(revmap_init(&m, 8, 6, 3), 0);
+    for (uint32_t b = 0; b < 4; b++) revmap_take(&m, b);
+    cr_assert(revmap_covers(&m, 0) && revmap_covers(&m, 1) && revmap_covers(&m, 2));
+    cr_assert(!revmap_covers(&m, 3));
+    revmap_set(&m, 7, 1, 100);  /* block 1, offset 1 */
+    revmap_set(&m, 19, 3, 200); /* block 3: valid, not recorded */
+    cr_assert(revmap_valid(&m, 7) && revmap_valid(&m, 19) && !revmap_valid(&m, 8));
+    cr_assert_eq(revmap_holds(&m, 7), 100);
+    cr_assert_eq(revmap_holds(&m, 8), REVMAP_NONE);
+    revmap_clear(&m, 7);
+    cr_assert_eq(revmap_holds(&m, 7), REVMAP_NONE);
+    revmap_drop(&m, 2);
+    revmap_take(&m, 3);
+    cr_assert(revmap_covers(&m, 3) && !revmap_covers(&m, 2));
+    revmap_free(&m);
+}
+
+/* A refill covers exactly the blocks named, keeps the rows of those it
+ * already covered (valid units only mean anything: the test plants a
+ * marker there that a refill from the tables would overwrite), and fills
+ * the others from both tables, translation units marked. */
+Test(revmap, refill_covers_the_named_blocks_from_the_tables)
+{
+    revmap m;
+    cr_assert_eq(revmap_init(&m, 4, 4, 2), 0);
+    /* l2p: lpn 0 -> 1 (block 0), 1 -> 5 (block 1), 2 -> 14 (block 3), 3 unmapped; tu 0 -> 12 (block 3). */
+    uint32_t l2p[] = {1, 5, 14, REVMAP_NONE}, map_loc[] = {12};
+    revmap_take(&m, 0);
+    revmap_set(&m, 1, 0, 0);
+    revmap_set(&m, 5, 1, 1);
+    revmap_set(&m, 14, 3, 2);
+    revmap_set(&m, 12, 3, 0x80000000u);
+    m.holds[(uint64_t)m.slot_of[0] * 4 + 1] = 77; /* a marker a refill of block 0 would overwrite */
+    revmap_tables t = {l2p, 4, map_loc, 1, 0x80000000u};
+    uint32_t cover[] = {3, 0};
+    revmap_refill(&m, cover, 2, &t);
+    cr_assert(revmap_covers(&m, 0) && revmap_covers(&m, 3) && !revmap_covers(&m, 1));
+    cr_assert_eq(revmap_holds(&m, 1), 77, "a covered block keeps its row");
+    cr_assert_eq(revmap_holds(&m, 14), 2);
+    cr_assert_eq(revmap_holds(&m, 12), 0x80000000u);
+    cr_assert_eq(m.refills, 1);
+    uint32_t again[] = {1, 3};
+    revmap_refill(&m, again, 2, &t);
+    cr_assert(!revmap_covers(&m, 0) && revmap_covers(&m, 1));
+    cr_assert_eq(revmap_holds(&m, 5), 1);
+    revmap_free(&m);
+}

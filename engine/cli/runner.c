@@ -176,6 +176,14 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
         fprintf(log, "  idle for %.3f s of simulated time\n", r->seconds);
         return;
     }
+    if (!strcmp(kind, "wear")) { /* no time passes: what was written, and the life it used */
+        uint64_t rated = cfg_uint(c, "drive.rated_tbw"), ever = ssd_host_units_ever(d) * p->unit;
+        fprintf(log, "  wear: %s, blocks %llu B, %llu write requests untimed, %.1f GB; %.3f TB written since new", cfg_str(c, "workload.pattern"),
+                (unsigned long long)cfg_uint(c, "workload.block_size"), (unsigned long long)r->requests, (double)st.bytes[SSDLAB_WRITE] / 1e9,
+                (double)ever / 1e12);
+        if (rated) fprintf(log, " (%.1f%% of the rated %g TBW)", 100.0 * (double)ever / (double)rated, (double)rated / 1e12);
+        fprintf(log, "\n");
+    }
     const char *trace = !strcmp(source, "pcmark8") ? pcmark : cfg_str(c, "workload.trace");
     if (traced && !strcmp(cfg_str(c, "workload.replay"), "timed")) /* the queue depth means nothing to an open loop */
         fprintf(log, "  workload: timed replay of %s (recorded times x %g), precondition %s\n", trace,
@@ -198,8 +206,9 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
                cfg_str(c, "workload.block_sizes")[0] ? cfg_str(c, "workload.block_sizes") : sizes,
                (unsigned long long)cfg_uint(c, "workload.queue_depth"), cfg_str(c, "workload.precondition"));
     }
-    fprintf(log, "  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r->seconds, (unsigned long long)r->requests, r->iops,
-           r->mib_per_s);
+    if (strcmp(kind, "wear"))
+        fprintf(log, "  simulated %.6f s, %llu requests: %.0f IOPS, %.1f MiB/s\n", r->seconds, (unsigned long long)r->requests, r->iops,
+                r->mib_per_s);
     if (traced)
         fprintf(log, "  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
                (unsigned long long)r->remapped, (unsigned long long)r->skipped);

@@ -169,6 +169,12 @@ bool sim_failed(const sim *s) { return s->failed; }
 void sim_request_stop(sim *s) { s->stop_requested = true; }
 void sim_watch_flag(sim *s, volatile sig_atomic_t *flag) { s->watched = flag; }
 
+bool sim_poll(sim *s)
+{
+    poll_flags(s);
+    return s->stop_requested;
+}
+
 void sim_on_flag(sim *s, volatile sig_atomic_t *flag, void (*fn)(void *ctx), void *ctx)
 {
     s->tick_flag = flag;

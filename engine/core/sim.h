@@ -67,6 +67,9 @@ void sim_watch_flag(sim *s, volatile sig_atomic_t *flag);
 /* Every few thousand events, if *flag is set: clears it and calls fn(ctx)
  * (a progress display fed by a timer signal, say). */
 void sim_on_flag(sim *s, volatile sig_atomic_t *flag, void (*fn)(void *ctx), void *ctx);
+/* Looks at the flags now, as the run loop does between events, for work
+ * that runs without events (a wear phase); true when a stop was requested. */
+bool sim_poll(sim *s);
 /* Moves the clock forward to t (time passing with nothing to do, as in an
  * idle phase); events before t must have run: it is a model bug otherwise. */
 void sim_advance_to(sim *s, sim_time_t t);

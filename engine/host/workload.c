@@ -6,6 +6,7 @@
 #include "replay.h"
 #include "submit.h"
 #include "reqpool.h"
+#include "wear.h"
 #include "zonewriter.h"
 #include "placement.h"
 
@@ -56,8 +57,10 @@ const cfg_key workload_config_keys[] = {
      "State before the run: empty; every LBA written once in order; or filled, then randomly overwritten (steady_overwrites times the capacity)."},
     {"workload.steady_overwrites", CFG_FLOAT, NULL, "2", "0", "100", NULL, "Random overwrites for 'steady', in multiples of the capacity."},
     {"workload.name", CFG_STRING, NULL, "", NULL, NULL, NULL, "Name of the workload or phase, shown in reports."},
-    {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle",
-     "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration)."},
+    {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle|wear",
+     "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration); wear (the phase's writes through the FTL's fast path, no simulated time passing, to workload.wear of the rated endurance or workload.drive_writes)."},
+    {"workload.wear", CFG_FRACTION, NULL, "0", "0", "100", NULL,
+     "Wear phase: the share of the drive's rated endurance (drive.rated_tbw) its host writes since new reach when the phase ends (50% or 0.5; above 100% past the rating)."},
     {"workload.with_previous", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
      "Phases: run this phase at the same time as the previous one, as another worker (synthetic io phases only)."},
     {"workload.trim_chunk", CFG_SIZE, "MiB", "0B", NULL, "4GiB", NULL, "Trim phase: bytes per TRIM command; 0 means as few commands as possible."},
@@ -98,7 +101,7 @@ const cfg_key workload_config_keys[] = {
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-typedef enum phase_kind { PHASE_IO, PHASE_FILL, PHASE_TRIM, PHASE_IDLE } phase_kind;
+typedef enum phase_kind { PHASE_IO, PHASE_FILL, PHASE_TRIM, PHASE_IDLE, PHASE_WEAR } phase_kind;
 
 struct workload {
     sim *s;
@@ -125,6 +128,7 @@ struct workload {
     bool measuring, stopping;
     replay *trace; /* workload.source = trace */
     zonewriter *zw; /* workload.source = zoned */
+    wear_phase wear; /* workload.phase = wear */
     placement place; /* the FDP handle of each request */
     int *group_active; /* workers running together: how many have not finished */
 };
@@ -364,7 +368,8 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
 {
     if (workload_refuse_trace_keys(c, err, errlen)) return -1;
     const char *phase = cfg_str(c, "workload.phase");
-    w->kind = !strcmp(phase, "fill") ? PHASE_FILL : !strcmp(phase, "trim") ? PHASE_TRIM : !strcmp(phase, "idle") ? PHASE_IDLE : PHASE_IO;
+    const char *const kinds[] = {"io", "fill", "trim", "idle", "wear"};
+    for (w->kind = PHASE_WEAR; w->kind > PHASE_IO && strcmp(phase, kinds[w->kind]);) w->kind--;
     w->duration = cfg_uint(c, "workload.duration");
     if (w->kind == PHASE_IDLE) {
         if (w->duration) return 0;
@@ -393,6 +398,11 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
         return 0;
     }
     if (open_generator(w, c, start, size, err, errlen)) return -1;
+    if (w->kind == PHASE_WEAR) {
+        if (!wear_open(&w->wear, w->d, c, w->gen.read_share, err, errlen)) return 0;
+        generator_free(&w->gen);
+        return -1;
+    }
     if (placement_init(&w->place, c, ssd_params_of(w->d)->fdp_handles, &w->gen, false, err, errlen) ||
         stop_conditions(w, c, cap, size, err, errlen)) {
         generator_free(&w->gen);
@@ -490,6 +500,7 @@ double workload_progress(const workload *w)
     switch (w->kind) {
     case PHASE_IDLE: f = share(elapsed, (double)w->duration); break;
     case PHASE_TRIM: f = share((double)(w->trim_next - w->trim_start), (double)(w->trim_end - w->trim_start)); break;
+    case PHASE_WEAR: f = wear_progress(&w->wear, w->d); break;
     default: {
         /* the budget closest to running out stops the phase */
         const double budgets[] = {
@@ -527,6 +538,12 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
         }
         r->seconds = sim_time_to_sec(sim_now(w->s) - start);
         return 0;
+    }
+    if (w->kind == PHASE_WEAR) {
+        ssd_reset_stats(w->d);
+        int rc = wear_run(&w->wear, w->s, w->d, &w->gen, w->rng, err, errlen);
+        r->requests = w->wear.requests;
+        return rc < 0 ? -1 : 0;
     }
     if (w->kind == PHASE_TRIM) {
         ssd_reset_stats(w->d);

@@ -21,12 +21,13 @@ static int refuse_key(const char *key, const char *origin, bool on_replay, char 
 /* The kinds of phase a key shapes. Set in a phase of another kind, it
  * would be ignored: that is an error, and so is a key set for the whole
  * workload that no phase of it uses. */
-enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32, FOR_ZONED = 128 };
+enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32, FOR_ZONED = 128, FOR_WEAR = 256 };
 /* Refused on a phase of the other source (a replay, a synthetic phase)
  * wherever it is set, inherited from the workload's top included. */
 enum { ANYWHERE = 64 };
-enum { FOR_REPLAY = FOR_TIMED | FOR_AFAP, FOR_RUNS = FOR_IO | FOR_REPLAY | FOR_ZONED, FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM,
-       FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE | FOR_ZONED, FOR_OBJECTS = FOR_IO | FOR_ZONED };
+enum { FOR_REPLAY = FOR_TIMED | FOR_AFAP, FOR_RUNS = FOR_IO | FOR_REPLAY | FOR_ZONED,
+       FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM | FOR_WEAR, FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE | FOR_ZONED | FOR_WEAR,
+       FOR_OBJECTS = FOR_IO | FOR_ZONED | FOR_WEAR };
 static const struct {
     const char *key;
     unsigned kinds;
@@ -35,15 +36,15 @@ static const struct {
     {"workload.zipf_theta", FOR_OBJECTS | ANYWHERE},   {"workload.hot_fraction", FOR_OBJECTS | ANYWHERE},
     {"workload.hot_share", FOR_OBJECTS | ANYWHERE},    {"workload.arrival", FOR_IO | ANYWHERE},
     {"workload.rate", FOR_IO | ANYWHERE},         {"workload.block_size", FOR_OBJECTS | FOR_FILL | ANYWHERE},
-    {"workload.block_sizes", FOR_IO | FOR_FILL | ANYWHERE}, {"workload.align", FOR_IO | FOR_FILL | ANYWHERE},
-    {"workload.queue_depth", FOR_OBJECTS | FOR_FILL | FOR_AFAP}, {"workload.queue", FOR_OBJECTS | FOR_FILL},
-    {"workload.priority", FOR_OBJECTS | FOR_FILL}, {"workload.zone_streams", FOR_ZONED | ANYWHERE},
+    {"workload.block_sizes", FOR_IO | FOR_FILL | FOR_WEAR | ANYWHERE}, {"workload.align", FOR_IO | FOR_FILL | FOR_WEAR | ANYWHERE},
+    {"workload.queue_depth", FOR_IO | FOR_ZONED | FOR_FILL | FOR_AFAP}, {"workload.queue", FOR_IO | FOR_ZONED | FOR_FILL},
+    {"workload.priority", FOR_IO | FOR_ZONED | FOR_FILL}, {"workload.zone_streams", FOR_ZONED | ANYWHERE},
     {"workload.zone_placement", FOR_ZONED | ANYWHERE}, {"workload.zone_live", FOR_ZONED | ANYWHERE},
     {"workload.zone_first", FOR_ZONED | ANYWHERE}, {"workload.zone_count", FOR_ZONED | ANYWHERE},
     {"workload.region_offset", FOR_REGION | ANYWHERE},
     {"workload.region_size", FOR_REGION | ANYWHERE}, {"workload.region_offset_share", FOR_REGION | ANYWHERE},
     {"workload.region_share", FOR_REGION | ANYWHERE}, {"workload.requests", FOR_RUNS},      {"workload.bytes", FOR_RUNS},
-    {"workload.drive_writes", FOR_RUNS},   {"workload.warmup", FOR_RUNS},            {"workload.duration", FOR_RUNS | FOR_IDLE},
+    {"workload.drive_writes", FOR_RUNS | FOR_WEAR}, {"workload.wear", FOR_WEAR},   {"workload.warmup", FOR_RUNS},            {"workload.duration", FOR_RUNS | FOR_IDLE},
     {"workload.trim_chunk", FOR_TRIM},     {"workload.time_scale", FOR_TIMED},       {"workload.trace", FOR_REPLAY},
     {"workload.trace_format", FOR_REPLAY}, {"workload.trace_columns", FOR_REPLAY | ANYWHERE}, {"workload.trace_time_unit", FOR_REPLAY},
     {"workload.blkparse_event", FOR_REPLAY}, {"workload.replay", FOR_REPLAY},        {"workload.devices", FOR_REPLAY},
@@ -84,6 +85,7 @@ static unsigned kind_of(const cfg *c, const char **name)
     if (!strcmp(phase, "fill")) return *name = "fill", FOR_FILL;
     if (!strcmp(phase, "trim")) return *name = "trim", FOR_TRIM;
     if (!strcmp(phase, "idle")) return *name = "idle", FOR_IDLE;
+    if (!strcmp(phase, "wear")) return *name = "wear", FOR_WEAR;
     return *name = "io", FOR_IO;
 }
 

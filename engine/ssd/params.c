@@ -15,6 +15,8 @@ const cfg_key ssd_config_keys[] = {
      "Where the die count comes from: controller.channels x controller.dies_per_channel as set, or the capacity: the smallest power-of-two number of GiB that holds drive.user_capacity, in dies of nand.die_capacity, spread over the channels (a family's rule: one file, every capacity)."},
     {"drive.user_capacity", CFG_SIZE, "GB", "240GB", "1MiB", "1PB", NULL,
      "Capacity the host sees (retail capacities are decimal: 240GB); the rest of the flash is spare area."},
+    {"drive.rated_tbw", CFG_SIZE, "TB", "0B", "0B", "1000PB", NULL,
+     "The maker's endurance rating: terabytes the host may write over the warranty (TBW; 0: unknown). Wear phases count in shares of it (workload.wear)."},
 
     {"nand.name", CFG_STRING, NULL, "unnamed", NULL, NULL, NULL, "Name of the NAND part."},
     {"nand.die_capacity", CFG_SIZE, "GiB", "32GiB", "128MiB", "512GiB", NULL,

@@ -38,6 +38,10 @@ struct ssd {
     uint64_t host_units0, gc_units0, map_units0, folded0, padded0, erases0; /* at the last reset */
     flash_counters flash0;
     uint64_t cache_hits0, slc_written0, map_misses0, map_writebacks0;
+    /* The wear path's DRAM-less mapping: the dies its write-backs took
+     * blocks from, to look at for GC after the write under way. */
+    uint32_t *wear_dies, wear_die_count;
+    uint8_t *wear_die_marked;
 };
 
 /* --- wiring ----------------------------------------------------------------- */
@@ -339,9 +343,109 @@ void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n)
     }
 }
 
-/* --- preconditioning -------------------------------------------------------- */
+/* --- after the fast path ---------------------------------------------------- */
 
 static void mark_programmed(void *ctx, uint32_t block, uint32_t units) { flash_set_programmed(ctx, block, units); }
+
+/* The firmware's idle work has had its time, as it would have before any
+ * test: background GC has collected to its threshold (the SLC cache is
+ * empty already: the fast path writes native blocks). Everything written
+ * is programmed; the program units the fast path left part-filled are
+ * too, so the timed model starts on fresh program units. */
+static void settle_after_fast_path(ssd *d)
+{
+    for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
+    size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
+    for (size_t b = 0; b < nblocks; b++) flash_set_programmed(&d->fl, (uint32_t)b, d->f.blocks[b].write_ptr);
+    ftl_close_partial_units(&d->f, mark_programmed, &d->fl);
+    metrics_start_timed(&d->m);
+}
+
+/* --- the wear path ---------------------------------------------------------- */
+
+/* A logical unit written or moved: its translation unit is dirty in the
+ * cache, and one pushed out dirty is written back at once, as the timed
+ * path does (round-robin over the dies); the die it went to is looked at
+ * for GC after the write under way, so that no GC starts inside another. */
+static void wear_dirty(void *ctx, uint32_t lpn)
+{
+    ssd *d = ctx;
+    uint32_t tu = lpn / d->p.map_entries_per_page;
+    if (mapcache_touch(&d->map.cache, tu, true)) return;
+    bool evicted_dirty;
+    uint32_t out = mapcache_insert(&d->map.cache, tu, true, &evicted_dirty);
+    if (out == MAPCACHE_NONE || !evicted_dirty) return;
+    d->map.writebacks++;
+    uint32_t die = out % d->p.dies, ppa = ftl_alloc(&d->f, die, STREAM_MAP);
+    if (ppa == FTL_NONE) return; /* as the timed path: the unit stays where it was */
+    ftl_map_unit(&d->f, out, ppa, false);
+    if (!d->wear_die_marked[die]) {
+        d->wear_die_marked[die] = 1;
+        d->wear_dies[d->wear_die_count++] = die;
+    }
+}
+
+/* GC on the dies the write-backs took blocks from, while they need it. */
+static void wear_collect(ssd *d)
+{
+    while (d->wear_die_count) {
+        uint32_t die = d->wear_dies[--d->wear_die_count];
+        d->wear_die_marked[die] = 0;
+        if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) ftl_collect_now(&d->f, die);
+    }
+}
+
+bool ssd_wear_prepare(ssd *d) { return progunit_pad_all(&d->pu) > 0; }
+
+int ssd_wear_begin(ssd *d)
+{
+    if (!d->p.map_cached) return 0;
+    d->wear_dies = malloc((size_t)d->p.dies * sizeof *d->wear_dies);
+    d->wear_die_marked = calloc(d->p.dies, 1);
+    if (d->wear_dies && d->wear_die_marked) {
+        d->f.fast_relocated = wear_dirty;
+        d->f.fast_ctx = d;
+        return 0;
+    }
+    free(d->wear_dies);
+    free(d->wear_die_marked);
+    d->wear_dies = NULL;
+    d->wear_die_marked = NULL;
+    return -1;
+}
+
+size_t ssd_wear(ssd *d, const uint32_t *lpns, size_t n)
+{
+    enum { AHEAD = 32 }; /* targets fetched ahead, so that their cache misses overlap */
+    for (size_t i = 0; i < n; i++) {
+        if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD], 0);
+        if (i + AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + AHEAD], 1);
+        if (ftl_write_now(&d->f, lpns[i])) return i;
+        /* host bytes, so that write amplification has its denominator;
+         * no command completes: nothing was timed */
+        d->m.ops.bytes[SSDLAB_WRITE] += d->p.unit;
+        if (!d->wear_die_marked) continue;
+        wear_dirty(d, lpns[i]);
+        wear_collect(d);
+    }
+    return n;
+}
+
+void ssd_wear_end(ssd *d)
+{
+    d->f.fast_relocated = NULL;
+    free(d->wear_dies);
+    free(d->wear_die_marked);
+    d->wear_dies = NULL;
+    d->wear_die_marked = NULL;
+    d->wear_die_count = 0;
+    settle_after_fast_path(d);
+}
+
+uint64_t ssd_host_units_ever(const ssd *d) { return d->f.units_written[STREAM_HOST]; }
+
+/* --- preconditioning -------------------------------------------------------- */
+
 
 void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
 {
@@ -366,14 +470,5 @@ void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
         ftl_map_unit(&d->f, tu, ppa, false);
         if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) ftl_collect_now(&d->f, die);
     }
-    /* The firmware's idle work has had its time, as it would have before
-     * any test: background GC has collected to its threshold (the SLC
-     * cache is empty already: the fast path writes native blocks). */
-    for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
-    size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
-    for (size_t b = 0; b < nblocks; b++) flash_set_programmed(&d->fl, (uint32_t)b, d->f.blocks[b].write_ptr);
-    /* The program units the fast path left part-filled are programmed too:
-     * start the timed model on fresh program units. */
-    ftl_close_partial_units(&d->f, mark_programmed, &d->fl);
-    metrics_start_timed(&d->m);
+    settle_after_fast_path(d);
 }

@@ -95,4 +95,24 @@ void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n);
  * (tests check both). */
 void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng);
 
+/* The wear path: untimed writes through the fast path (no simulated time
+ * passes), as preconditioning's, for a drive's life in writes. A DRAM-less
+ * drive's mapping cache is kept as the timed path keeps it: each written
+ * or moved unit dirties its translation unit, and one pushed out dirty is
+ * written back (its die's GC runs after the write under way). Begin (-1: out of
+ * memory), write each logical unit of lpns in turn, end (the drive is
+ * left as after preconditioning: idle GC done, all programmed). */
+/* The timed model first programs what it holds part-filled (padding, as
+ * a flush does): true when it did, and the simulator must run until they
+ * finish before ssd_wear_begin. */
+bool ssd_wear_prepare(ssd *d);
+int ssd_wear_begin(ssd *d);
+/* Returns the units the drive took: fewer than n only when it has no room
+ * left for them (a drive with no spare blocks). */
+size_t ssd_wear(ssd *d, const uint32_t *lpns, size_t n);
+void ssd_wear_end(ssd *d);
+/* Host units (mapping units) written since the drive was new: the fast
+ * path's and the timed path's. */
+uint64_t ssd_host_units_ever(const ssd *d);
+
 #endif

@@ -959,3 +959,32 @@ Test(cli, trace_devices_as_tenants)
                 "run " SMALL_DRIVE " --set workload.tenants=devices --set workload.requests=10");
     remove_dir(dir);
 }
+
+/* A wear phase writes through the fast path until the drive's host writes
+ * since new reach the share of its rating: 5 % of 1 TB after the 10 GB
+ * fill (2,441,406 units) is unit 12,207,031, so the phase writes
+ * 9,765,625 units of 4 KiB, 40.0 GB exactly, in as many random requests,
+ * and no simulated time passes. Its refusals: no target, a share with no
+ * rating, a phase that only reads, a key it would ignore. */
+Test(cli, wear_phase_writes_to_its_share_of_the_rating)
+{
+    output *o = expect_exit(0, "", "run " SMALL_DRIVE " --set workload.phase=wear --set workload.read_share=0 "
+                                   "--set drive.rated_tbw=1TB --set workload.wear=5%% -o /tmp/ssdlab-wear-%d.h5",
+                            (int)getpid());
+    cr_assert(strstr(o->out, "wear: random, blocks 4096 B, 9765625 write requests untimed, 40.0 GB; 0.050 TB written since new "
+                             "(5.0% of the rated 1 TBW)"),
+              "%s", o->out);
+    cr_assert(strstr(o->out, "run: simulated 0.000000 s in all"), "%s", o->out);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ssdlab-wear-%d.h5", (int)getpid());
+    unlink(path);
+    expect_exit(2, "a wear phase needs one of 'workload.wear' (a share of the rated endurance) and 'workload.drive_writes'",
+                "run " SMALL_DRIVE " --set workload.phase=wear --set workload.read_share=0");
+    expect_exit(2, "key 'workload.wear' is a share of the drive's rated endurance, and 'drive.rated_tbw' is not set",
+                "run " SMALL_DRIVE " --set workload.phase=wear --set workload.wear=50%% --set workload.read_share=0");
+    expect_exit(2, "a wear phase writes, and 'workload.read_share' is 1; expected a share below 1",
+                "run " SMALL_DRIVE " --set workload.phase=wear --set workload.drive_writes=1");
+    expect_exit(2, "key 'workload.queue_depth' (--set) does not apply to a phase of kind wear",
+                "run " SMALL_DRIVE " --set workload.phase=wear --set workload.drive_writes=1 --set workload.read_share=0 "
+                "--set workload.queue_depth=4");
+}

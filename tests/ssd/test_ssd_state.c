@@ -406,3 +406,113 @@ Test(state, preconditioning_ends_where_idle_work_would_leave_the_drive)
     close_small(&a);
     close_small(&b);
 }
+
+/* The wear path (ssd_wear) and the timed path, given the same writes:
+ * sequential rewrites move nothing and wear every block alike (within an
+ * erase: the timed path's GC runs a little later); random ones leave the
+ * same law of valid units per block, and write amplification and wear
+ * within 10 % (the timed path's GC lags, so it holds fewer free blocks
+ * than the fast path's threshold + 1 and has more spare to work with). */
+static void wear_units(driver *v, uint64_t n, bool sequential)
+{
+    uint32_t batch[4096];
+    cr_assert_eq(ssd_wear_begin(v->d), 0);
+    for (uint64_t done = 0; done < n;) {
+        size_t k = 0;
+        for (; k < 4096 && done + k < n; k++)
+            batch[k] = (uint32_t)(sequential ? v->next_unit++ % v->units : gsl_rng_uniform_int(v->rng, v->units));
+        cr_assert_eq(ssd_wear(v->d, batch, k), k);
+        done += k;
+    }
+    ssd_wear_end(v->d);
+}
+
+Test(state, wear_path_equals_timed_path_for_sequential_rewrites)
+{
+    driver a, b;
+    open_small(&a, NULL, 0);
+    open_small(&b, NULL, 0);
+    a.sequential = true;
+    drive_requests(&a, 4 * a.units, 1);
+    ssd_precondition(b.d, 0, b.rng);
+    uint64_t before = ssd_host_units_ever(b.d);
+    wear_units(&b, 3 * b.units, true);
+    cr_assert_eq(ssd_host_units_ever(b.d) - before, 3 * b.units);
+    ftl *fa = ssd_ftl(a.d), *fb = ssd_ftl(b.d);
+    /* whole blocks go invalid: GC moves nothing, and each pass erases what it filled */
+    cr_assert_eq(fa->units_written[STREAM_GC], 0);
+    cr_assert_eq(fb->units_written[STREAM_GC], 0);
+    cr_assert_gt(fb->erases, 2 * 48);
+    cr_assert_leq(llabs((long long)fa->erases - (long long)fb->erases), 4, "erases: timed %llu, wear path %llu",
+                  (unsigned long long)fa->erases, (unsigned long long)fb->erases);
+    for (uint32_t blk = 0; blk < 4 * 48; blk++)
+        cr_assert_leq(abs((int)fa->blocks[blk].erase_count - (int)fb->blocks[blk].erase_count), 1, "block %u: timed %u, wear path %u",
+                      blk, fa->blocks[blk].erase_count, fb->blocks[blk].erase_count);
+    check(&a);
+    check(&b);
+    close_small(&a);
+    close_small(&b);
+}
+
+Test(state, wear_path_random_writes_match_the_timed_path)
+{
+    const char *sets[] = {"controller.channels=1", "nand.blocks_per_plane=256", "drive.user_capacity=1400MB",
+                          "ftl.gc.threshold=2"};
+    driver a, b;
+    open_small(&a, sets, 4);
+    open_small(&b, sets, 4);
+    a.sequential = true;
+    drive_requests(&a, a.units, 8);
+    a.sequential = false;
+    drive_requests(&a, 3 * a.units, 16);
+    ssd_precondition(b.d, 0, b.rng);
+    wear_units(&b, 3 * b.units, false);
+    double ma, sa, mb, sb;
+    valid_distribution(ssd_ftl(a.d), &ma, &sa);
+    valid_distribution(ssd_ftl(b.d), &mb, &sb);
+    cr_assert_lt(fabs(ma / mb - 1), 0.03, "mean valid units per block: timed %.1f, wear path %.1f", ma, mb);
+    cr_assert_lt(fabs(sa / sb - 1), 0.15, "spread: timed %.1f, wear path %.1f", sa, sb);
+    ftl *fa = ssd_ftl(a.d), *fb = ssd_ftl(b.d);
+    double wa_a = (double)fa->units_written[STREAM_GC] / (double)fa->units_written[STREAM_HOST];
+    double wa_b = (double)fb->units_written[STREAM_GC] / (double)fb->units_written[STREAM_HOST];
+    cr_assert_gt(wa_a, 0.5, "GC moved data: %.3f units per host unit", wa_a);
+    cr_assert_lt(fabs(wa_a / wa_b - 1), 0.10, "GC units per host unit: timed %.3f, wear path %.3f", wa_a, wa_b);
+    cr_assert_lt(fabs((double)fa->erases / (double)fb->erases - 1), 0.10, "erases: timed %llu, wear path %llu",
+                 (unsigned long long)fa->erases, (unsigned long long)fb->erases);
+    check(&a);
+    check(&b);
+    close_small(&a);
+    close_small(&b);
+}
+
+/* DRAM-less: the wear path keeps the mapping cache as the timed path does:
+ * dirty translation units pushed out per host unit agree within 20 % (the
+ * wear path's GC keeps up at once, so it moves more: each move dirties a
+ * unit too), and every one pushed out is written back, where the timed
+ * path drops those whose die is down to its GC reserve at that moment. */
+Test(state, wear_path_writes_back_translation_units_as_the_timed_path)
+{
+    const char *sets[] = {"ftl.mapping=cached", "ftl.map_cache=256KiB", "drive.user_capacity=400MB"};
+    driver a, b;
+    open_small(&a, sets, 3);
+    open_small(&b, sets, 3);
+    ssd_precondition(a.d, 0, a.rng);
+    ssd_precondition(b.d, 0, b.rng);
+    ssd_reset_stats(a.d);
+    ssd_reset_stats(b.d);
+    drive_requests(&a, 2 * a.units, 16);
+    wear_units(&b, 2 * b.units, false);
+    ssdlab_stats sa, sb;
+    ssd_stats(a.d, &sa);
+    ssd_stats(b.d, &sb);
+    double per_a = (double)sa.map_writebacks / (double)sa.host_units_written;
+    double per_b = (double)sb.map_writebacks / (double)sb.host_units_written;
+    cr_assert_gt(per_a, 0.3, "%.3f", per_a);
+    cr_assert_lt(fabs(per_a / per_b - 1), 0.20, "pushed out dirty per host unit: timed %.3f, wear path %.3f", per_a, per_b);
+    cr_assert_eq(sb.map_units_written, sb.map_writebacks, "the wear path writes back every one");
+    cr_assert_leq(sa.map_units_written, sa.map_writebacks);
+    check(&a);
+    check(&b);
+    close_small(&a);
+    close_small(&b);
+}

@@ -18,7 +18,9 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         if (!ftl_valid(f, base + off)) continue;
         uint32_t to = ftl_alloc(f, die, to_stream);
         if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
-        ftl_relocate(f, base + off, holds[off], to);
+        uint32_t what = holds[off];
+        ftl_relocate(f, base + off, what, to);
+        if (f->fast_relocated && what < FTL_MAP_BIT) f->fast_relocated(f->fast_ctx, what);
         moved++;
     }
     ftl_count_moved(f, victim, (uint64_t)moved);

@@ -407,8 +407,11 @@ uint32_t ftl_wear_victim(ftl *f, uint32_t die)
 uint32_t ftl_reverse_map_slots(const ssd_params *p)
 {
     uint64_t blocks = (uint64_t)p->dies * p->blocks_per_die;
-    /* A policy that may pick any block needs them all covered. */
-    if (!ftl_gc_policies[p->gc_policy].cost) return (uint32_t)blocks;
+    /* A policy that may pick any block needs them all covered; so does a
+     * DRAM-less drive, whose translation units, rewritten every few host
+     * writes, empty GC's blocks sooner than any ranking foresees (its
+     * refills came every few dozen victims). */
+    if (!ftl_gc_policies[p->gc_policy].cost || p->map_cached) return (uint32_t)blocks;
     uint64_t slots = (uint64_t)ceil(p->reverse_map_share * (double)blocks);
     /* Room for each die's victim under way, the block asked for, and some
      * to choose. */
@@ -434,20 +437,25 @@ static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double
     return n;
 }
 
-/* Fills f->cover with `block`, the victims whose moves are under way, the
- * closed SLC blocks (folding takes them oldest first), then the closed
- * blocks the victim policy would pick next, as many of each die (GC picks
- * per die, and the first die to pick outside calls the next refill), and
- * what room is left by wear when static wear levelling may pick the least
- * worn (an eighth), else by the policy again; returns how many. */
+/* Fills f->cover, within three quarters of the slots, with `block`, the
+ * victims whose moves are under way, the open blocks that record their
+ * units, the closed SLC blocks (folding takes them oldest first), then the closed blocks the victim policy would pick
+ * next, as many of each die (GC picks per die, and the first die to pick
+ * outside calls the next refill), and what room is left by wear when
+ * static wear levelling may pick the least worn (an eighth), else by the
+ * policy again; returns how many. */
 static uint32_t choose_cover(ftl *f, uint32_t block)
 {
-    uint32_t n = 0, slots = f->rm.slots, dies = f->p->dies;
+    /* A quarter stays free for the blocks opened next: hot data (and a
+     * DRAM-less drive's translation units) empties blocks soon after they
+     * close, and they are covered only if they took a slot when opened. */
+    uint32_t n = 0, slots = f->rm.slots - f->rm.slots / 4, dies = f->p->dies;
     f->cover[n++] = block;
     for (uint32_t b = 0; b < f->rm.blocks; b++)
         if (b != block && f->blocks[b].state == BLOCK_VICTIM) f->cover[n++] = b;
     for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
-        if (b != block && closed_slc(f, b)) f->cover[n++] = b;
+        if (b != block && (closed_slc(f, b) || (f->blocks[b].state == BLOCK_OPEN && revmap_covers(&f->rm, b))))
+            f->cover[n++] = b;
     uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
     uint32_t ranked = rank_closed(f, ftl_gc_policies[f->p->gc_policy].cost, (double)now);
     uint32_t worn = f->p->wear_leveling_spread ? (slots - n) / 8 : 0;

@@ -100,6 +100,11 @@ typedef struct ftl {
     uint64_t ru_not_fully_written; /* reclaim units a handle update closed before they were full */
     uint32_t *map_loc; /* DRAM-less: translation unit -> physical unit, FTL_NONE if never written */
     uint32_t map_units;
+    /* The fast path calls it with each logical unit its GC moves, when set
+     * (the wear path's DRAM-less mapping: a move dirties the unit's
+     * translation unit, as the timed path's relocation hook does). */
+    void (*fast_relocated)(void *ctx, uint32_t lpn);
+    void *fast_ctx;
     /* Debug mode only (ftl_enable_versions): the write sequence number of
      * the data in each physical unit, and the latest one of each logical
      * unit, so the checker can tell a mapping points at the latest write. */

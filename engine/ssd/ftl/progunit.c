@@ -57,3 +57,15 @@ void progunit_close_stream(progunits *pu, ftl_stream s)
         ftl_close_block(f, die, s);
     }
 }
+
+uint32_t progunit_pad_all(progunits *pu)
+{
+    uint32_t padded = 0;
+    for (uint32_t die = 0; die < pu->f->p->dies; die++)
+        for (int i = 0; i < STREAM_COUNT; i++)
+            if (i != STREAM_ZONE && pu->dies[die].fill[i]) {
+                pad_unit(pu, die, (ftl_stream)i);
+                padded++;
+            }
+    return padded;
+}

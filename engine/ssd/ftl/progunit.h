@@ -27,6 +27,9 @@ void progunit_free(progunits *pu);
 void progunit_add(progunits *pu, uint32_t die, ftl_stream s, uint32_t ppa, uint32_t count);
 /* Pads the part-filled host program units to full and programs them. */
 void progunit_flush(progunits *pu);
+/* Pads every part-filled program unit (zones' aside) and programs it;
+ * returns how many. */
+uint32_t progunit_pad_all(progunits *pu);
 /* FDP's Reclaim Unit Handle Update: stream s's part-filled program units
  * are padded and programmed, and its open block on every die closed, so
  * the handle's next writes start fresh reclaim units. */

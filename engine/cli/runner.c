@@ -178,9 +178,11 @@ static void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_r
     }
     if (!strcmp(kind, "wear")) { /* no time passes: what was written, and the life it used */
         uint64_t rated = cfg_uint(c, "drive.rated_tbw"), ever = ssd_host_units_ever(d) * p->unit;
-        fprintf(log, "  wear: %s, blocks %llu B, %llu write requests untimed, %.1f GB; %.3f TB written since new", cfg_str(c, "workload.pattern"),
-                (unsigned long long)cfg_uint(c, "workload.block_size"), (unsigned long long)r->requests, (double)st.bytes[SSDLAB_WRITE] / 1e9,
-                (double)ever / 1e12);
+        char sizes[64];
+        snprintf(sizes, sizeof sizes, "%llu B", (unsigned long long)cfg_uint(c, "workload.block_size"));
+        fprintf(log, "  wear: %s, blocks %s, %llu write requests untimed, %.1f GB; %.3f TB written since new", cfg_str(c, "workload.pattern"),
+                cfg_str(c, "workload.block_sizes")[0] ? cfg_str(c, "workload.block_sizes") : sizes, (unsigned long long)r->requests,
+                (double)st.bytes[SSDLAB_WRITE] / 1e9, (double)ever / 1e12);
         if (rated) fprintf(log, " (%.1f%% of the rated %g TBW)", 100.0 * (double)ever / (double)rated, (double)rated / 1e12);
         fprintf(log, "\n");
     }

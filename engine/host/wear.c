@@ -7,7 +7,7 @@ int wear_open(wear_phase *wp, const ssd *d, const cfg *c, double read_share, cha
     const ssd_params *p = ssd_params_of(d);
     double wear = cfg_float(c, "workload.wear"), writes = cfg_float(c, "workload.drive_writes");
     uint64_t rated = cfg_uint(c, "drive.rated_tbw");
-    *wp = (wear_phase){.start_units = ssd_host_units_ever(d)};
+    *wp = (wear_phase){0};
     if ((wear > 0) == (writes > 0))
         return snprintf(err, errlen, "a wear phase needs one of 'workload.wear' (a share of the rated endurance) and "
                                      "'workload.drive_writes'; expected one, such as wear: 50%%"), -1;
@@ -16,12 +16,8 @@ int wear_open(wear_phase *wp, const ssd *d, const cfg *c, double read_share, cha
                                      "not set; expected the maker's TBW rating (drive.rated_tbw: 120TB) or workload.drive_writes"), -1;
     if (read_share >= 1)
         return snprintf(err, errlen, "a wear phase writes, and 'workload.read_share' is 1; expected a share below 1"), -1;
-    if (wear > 0) {
-        uint64_t target = (uint64_t)(wear * (double)rated / p->unit);
-        wp->target_units = target > wp->start_units ? target : wp->start_units;
-    } else {
-        wp->target_units = wp->start_units + (uint64_t)(writes * (double)p->logical_units);
-    }
+    if (wear > 0) wp->rated_units = (uint64_t)(wear * (double)rated / p->unit);
+    else wp->own_units = (uint64_t)(writes * (double)p->logical_units);
     return 0;
 }
 
@@ -54,6 +50,10 @@ int wear_run(wear_phase *wp, sim *s, ssd *d, generator *g, gsl_rng *rng, char *e
     uint32_t lpns[BATCH], unit = ssd_params_of(d)->unit;
     uint64_t next = 1, last = 0; /* no request under way */
     if (ssd_wear_prepare(d)) sim_run(s, SIM_TIME_MAX);
+    /* the targets count from here: preconditioning and earlier phases have run */
+    wp->start_units = ssd_host_units_ever(d);
+    wp->target_units = wp->own_units ? wp->start_units + wp->own_units
+                     : wp->rated_units > wp->start_units ? wp->rated_units : wp->start_units;
     if (ssd_wear_begin(d)) return snprintf(err, errlen, "out of memory for the wear phase's mapping write-backs"), -1;
     int rc = 0;
     for (uint64_t done; !rc && (done = ssd_host_units_ever(d)) < wp->target_units;) {
@@ -73,7 +73,7 @@ int wear_run(wear_phase *wp, sim *s, ssd *d, generator *g, gsl_rng *rng, char *e
 double wear_progress(const wear_phase *wp, const ssd *d)
 {
     uint64_t whole = wp->target_units - wp->start_units;
-    if (!whole) return 1;
+    if (!whole) return wp->target_units ? 1 : 0; /* not started, or nothing to write */
     double f = (double)(ssd_host_units_ever(d) - wp->start_units) / (double)whole;
     return f > 1 ? 1 : f;
 }

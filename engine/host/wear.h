@@ -18,6 +18,8 @@
 #include "ssd.h"
 
 typedef struct wear_phase {
+    uint64_t rated_units; /* workload.wear: host units since new at which it ends, or 0 */
+    uint64_t own_units;   /* workload.drive_writes: host units it writes itself, or 0 */
     uint64_t start_units, target_units; /* host units written since new: at its start, at which it ends */
     uint64_t requests;                  /* write requests drawn */
 } wear_phase;

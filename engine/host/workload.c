@@ -363,13 +363,21 @@ undo:
     return -1;
 }
 
-/* The synthetic kinds of phase: io, fill, trim, idle. */
+/* workload.phase's choices, in phase_kind's order. */
+static phase_kind kind_named(const char *name)
+{
+    static const char *const names[] = {"io", "fill", "trim", "idle", "wear"};
+    for (phase_kind k = PHASE_WEAR; k > PHASE_IO; k--)
+        if (!strcmp(name, names[k])) return k;
+    return PHASE_IO;
+}
+
+/* The synthetic kinds of phase: io, fill, trim, idle, wear. */
 static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
 {
     if (workload_refuse_trace_keys(c, err, errlen)) return -1;
     const char *phase = cfg_str(c, "workload.phase");
-    const char *const kinds[] = {"io", "fill", "trim", "idle", "wear"};
-    for (w->kind = PHASE_WEAR; w->kind > PHASE_IO && strcmp(phase, kinds[w->kind]);) w->kind--;
+    w->kind = kind_named(phase);
     w->duration = cfg_uint(c, "workload.duration");
     if (w->kind == PHASE_IDLE) {
         if (w->duration) return 0;

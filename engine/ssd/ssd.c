@@ -433,6 +433,9 @@ size_t ssd_wear(ssd *d, const uint32_t *lpns, size_t n)
 
 void ssd_wear_end(ssd *d)
 {
+    /* idle GC's moves dirty translation units too, as in the timed path */
+    for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
+    if (d->wear_die_marked) wear_collect(d);
     d->f.fast_relocated = NULL;
     free(d->wear_dies);
     free(d->wear_die_marked);

@@ -964,7 +964,7 @@ Test(cli, trace_devices_as_tenants)
  * since new reach the share of its rating: 5 % of 1 TB after the 10 GB
  * fill (2,441,406 units) is unit 12,207,031, so the phase writes
  * 9,765,625 units of 4 KiB, 40.0 GB exactly, in as many random requests,
- * and no simulated time passes. Its refusals: no target, a share with no
+ * and no simulated time passes; or its own drive writes. Its refusals: no target, a share with no
  * rating, a phase that only reads, a key it would ignore. */
 Test(cli, wear_phase_writes_to_its_share_of_the_rating)
 {
@@ -975,6 +975,10 @@ Test(cli, wear_phase_writes_to_its_share_of_the_rating)
                              "(5.0% of the rated 1 TBW)"),
               "%s", o->out);
     cr_assert(strstr(o->out, "run: simulated 0.000000 s in all"), "%s", o->out);
+    /* drive_writes counts from the phase's start: half the 2,441,406 units after the fill */
+    o = expect_exit(0, "", "run " SMALL_DRIVE " --set workload.phase=wear --set workload.read_share=0 "
+                           "--set workload.drive_writes=0.5 -o /tmp/ssdlab-wear-%d.h5", (int)getpid());
+    cr_assert(strstr(o->out, "1220703 write requests untimed, 5.0 GB; 0.015 TB written since new\n"), "%s", o->out);
     char path[64];
     snprintf(path, sizeof path, "/tmp/ssdlab-wear-%d.h5", (int)getpid());
     unlink(path);

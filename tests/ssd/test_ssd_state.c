@@ -153,20 +153,27 @@ static void valid_distribution(ftl *f, double *mean, double *sd)
     free(v);
 }
 
-Test(state, fast_random_overwrite_matches_simulated_distribution)
+/* Two drives of many blocks per die, so that the few blocks each path
+ * holds free (the fast path exactly threshold + 1, the timed one fewer
+ * while GC lags) weigh little: 2 dies x 256 blocks x 3 MiB, 13 % spare.
+ * The first is filled, then overwritten at random `times` the capacity,
+ * through the timed model. */
+static void open_random_pair(driver *a, driver *b, uint64_t times)
 {
-    /* Many blocks per die, so that the few blocks each path holds free
-     * (the fast path exactly threshold + 1, the timed one fewer while GC
-     * lags) weigh little: 2 dies x 256 blocks x 3 MiB, 13 % spare. */
     const char *sets[] = {"controller.channels=1", "nand.blocks_per_plane=256", "drive.user_capacity=1400MB",
                           "ftl.gc.threshold=2"};
+    open_small(a, sets, 4);
+    open_small(b, sets, 4);
+    a->sequential = true;
+    drive_requests(a, a->units, 8);
+    a->sequential = false;
+    drive_requests(a, times * a->units, 16);
+}
+
+Test(state, fast_random_overwrite_matches_simulated_distribution)
+{
     driver a, b;
-    open_small(&a, sets, 4);
-    open_small(&b, sets, 4);
-    a.sequential = true;
-    drive_requests(&a, a.units, 8);
-    a.sequential = false;
-    drive_requests(&a, 2 * a.units, 16);
+    open_random_pair(&a, &b, 2);
     ssd_precondition(b.d, 2 * b.units, b.rng);
     double ma, sa, mb, sb;
     valid_distribution(ssd_ftl(a.d), &ma, &sa);
@@ -456,15 +463,8 @@ Test(state, wear_path_equals_timed_path_for_sequential_rewrites)
 
 Test(state, wear_path_random_writes_match_the_timed_path)
 {
-    const char *sets[] = {"controller.channels=1", "nand.blocks_per_plane=256", "drive.user_capacity=1400MB",
-                          "ftl.gc.threshold=2"};
     driver a, b;
-    open_small(&a, sets, 4);
-    open_small(&b, sets, 4);
-    a.sequential = true;
-    drive_requests(&a, a.units, 8);
-    a.sequential = false;
-    drive_requests(&a, 3 * a.units, 16);
+    open_random_pair(&a, &b, 3);
     ssd_precondition(b.d, 0, b.rng);
     wear_units(&b, 3 * b.units, false);
     double ma, sa, mb, sb;

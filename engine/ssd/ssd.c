@@ -96,8 +96,8 @@ static uint64_t memory_needed(const ssd_params *p)
 {
     uint64_t nblocks = (uint64_t)p->dies * p->blocks_per_die;
     uint64_t bytes = 4 * p->l2p_units + revmap_bytes((uint32_t)nblocks, p->units_per_block, ftl_reverse_map_slots(p));
-    /* block table, programmed, free stacks, the cover's scratch */
-    bytes += nblocks * (sizeof(ftl_block) + 3 * sizeof(uint32_t) + sizeof(double) + sizeof(uint32_t));
+    /* block table, programmed, free stacks, the cover's scratch (blocks and their ranking) */
+    bytes += nblocks * (sizeof(ftl_block) + 3 * sizeof(uint32_t) + sizeof(ftl_ranked));
     bytes += (uint64_t)p->dies * (sizeof(ftl_die) + flash_die_bytes() + sizeof(reclaim_die) + sizeof(progunit_die));
     if (p->map_cached) bytes += 8 * (uint64_t)p->map_pages + 16 * (uint64_t)p->map_cache_pages;
     if (p->trim == TRIM_DEFERRED) bytes += p->l2p_units / 8;
@@ -414,13 +414,18 @@ int ssd_wear_begin(ssd *d)
     return -1;
 }
 
-size_t ssd_wear(ssd *d, const uint32_t *lpns, size_t n)
+/* The fast path's writes of lpns in turn, their targets fetched ahead so
+ * that the cache misses of later writes overlap; a wear phase's count as
+ * host bytes and keep the DRAM-less mapping cache. Returns the units
+ * written (fewer only when no die can take one). */
+static size_t write_now(ssd *d, const uint32_t *lpns, size_t n, bool wear)
 {
-    enum { AHEAD = 32 }; /* targets fetched ahead, so that their cache misses overlap */
+    enum { AHEAD = 32 };
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD], 0);
         if (i + AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + AHEAD], 1);
         if (ftl_write_now(&d->f, lpns[i])) return i;
+        if (!wear) continue;
         /* host bytes, so that write amplification has its denominator;
          * no command completes: nothing was timed */
         d->m.ops.bytes[SSDLAB_WRITE] += d->p.unit;
@@ -430,6 +435,8 @@ size_t ssd_wear(ssd *d, const uint32_t *lpns, size_t n)
     }
     return n;
 }
+
+size_t ssd_wear(ssd *d, const uint32_t *lpns, size_t n) { return write_now(d, lpns, n, true); }
 
 void ssd_wear_end(ssd *d)
 {
@@ -453,18 +460,13 @@ uint64_t ssd_host_units_ever(const ssd *d) { return d->f.units_written[STREAM_HO
 void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
 {
     for (uint64_t lpn = 0; lpn < d->p.logical_units; lpn++) ftl_write_now(&d->f, (uint32_t)lpn);
-    /* A ring of upcoming targets, drawn in order (so the sequence is that of
-     * one draw per write), lets the cache misses of later writes overlap. */
-    enum { AHEAD = 32, RING = 128 }; /* RING > 2 * AHEAD: a slot is reused only after its write */
-    uint32_t ring[RING];
-    uint64_t n = d->p.logical_units;
-    for (uint64_t i = 0; i < overwrites + 2 * AHEAD; i++) {
-        if (i < overwrites) {
-            ring[i % RING] = (uint32_t)gsl_rng_uniform_int(rng, n);
-            ftl_prefetch_write(&d->f, ring[i % RING], 0);
-        }
-        if (i >= AHEAD && i - AHEAD < overwrites) ftl_prefetch_write(&d->f, ring[(i - AHEAD) % RING], 1);
-        if (i >= 2 * AHEAD && i - 2 * AHEAD < overwrites) ftl_write_now(&d->f, ring[(i - 2 * AHEAD) % RING]);
+    /* random overwrites, drawn a batch at a time (one draw per write, in order) */
+    uint32_t batch[4096];
+    for (uint64_t done = 0; done < overwrites;) {
+        size_t k = overwrites - done < 4096 ? (size_t)(overwrites - done) : 4096;
+        for (size_t i = 0; i < k; i++) batch[i] = (uint32_t)gsl_rng_uniform_int(rng, d->p.logical_units);
+        write_now(d, batch, k, false);
+        done += k;
     }
     /* A DRAM-less drive has written its whole mapping table out too. */
     for (uint32_t tu = 0; tu < d->f.map_units; tu++) {

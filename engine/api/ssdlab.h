@@ -87,6 +87,9 @@ typedef struct ssdlab_stats {
     uint64_t host_units_written, gc_units_written, erases;
     uint64_t map_units_written; /* translation units written back (DRAM-less) */
     uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
+    /* controller.ecc_model = rber: soft-decision reads, and reads that not
+     * even they corrected (their host reads end with Unrecovered Read Error) */
+    uint64_t soft_reads, uncorrectable_reads;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     uint64_t slc_units_written, slc_units_read; /* SLC-cache hits: host units written into, read from SLC-mode blocks */
     uint64_t fold_units_written, pad_units_written; /* moved out of the SLC cache (part of GC's); padding */
@@ -127,6 +130,9 @@ SSDLAB_API void ssdlab_stats_get(const ssdlab_drive *d, ssdlab_stats *s);
  * statistics hold what ran. */
 SSDLAB_API const char *ssdlab_error(const ssdlab_drive *d);
 
+/* A read whose data ECC could not correct (NVMe's Unrecovered Read Error,
+ * SATA's UNC), beside the zone statuses. */
+#define SSDLAB_STATUS_UNRECOVERED_READ 0x281
 /* The name of a request's status ("success", "Zone Invalid Write", ...). */
 SSDLAB_API const char *ssdlab_status_name(uint16_t status);
 

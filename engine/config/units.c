@@ -17,7 +17,7 @@ static const unit size_units[] = {
     {"TB", UINT64_C(1000000000000)}, {"GB", UINT64_C(1000000000)}, {"MB", UINT64_C(1000000)},
     {"kB", 1000}, {"KB", 1000}, {"B", 1}, {NULL, 0}};
 static const unit time_units[] = {
-    {"h", UINT64_C(3600000000000)}, {"min", UINT64_C(60000000000)}, {"s", UINT64_C(1000000000)},
+    {"y", UINT64_C(31536000000000000)}, {"d", UINT64_C(86400000000000)}, {"h", UINT64_C(3600000000000)}, {"min", UINT64_C(60000000000)}, {"s", UINT64_C(1000000000)},
     {"ms", UINT64_C(1000000)}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ns", 1}, {NULL, 0}};
 static const unit frequency_units[] = {
     {"GHz", UINT64_C(1000000000)}, {"MHz", 1000000}, {"kHz", 1000}, {"Hz", 1}, {NULL, 0}};

@@ -7,6 +7,7 @@
 #include "submit.h"
 #include "reqpool.h"
 #include "wear.h"
+#include "precondition.h"
 #include "zonewriter.h"
 #include "placement.h"
 
@@ -53,9 +54,6 @@ const cfg_key workload_config_keys[] = {
      "Requests to complete, after any warm-up; 0 means no limit. A trace replay counts it only when set (left to itself it replays the whole trace)."},
     {"workload.duration", CFG_TIME, "s", "0s", NULL, NULL, NULL, "Simulated time to run for after the warm-up; 0 means no limit."},
     {"workload.warmup", CFG_UINT, NULL, "0", "0", NULL, NULL, "Requests completed and not measured first."},
-    {"workload.precondition", CFG_ENUM, NULL, "fill", NULL, NULL, "none|fill|steady",
-     "State before the run: empty; every LBA written once in order; or filled, then randomly overwritten (steady_overwrites times the capacity)."},
-    {"workload.steady_overwrites", CFG_FLOAT, NULL, "2", "0", "100", NULL, "Random overwrites for 'steady', in multiples of the capacity."},
     {"workload.name", CFG_STRING, NULL, "", NULL, NULL, NULL, "Name of the workload or phase, shown in reports."},
     {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle|wear",
      "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration); wear (the phase's writes through the FTL's fast path, no simulated time passing, to workload.wear of the rated endurance or workload.drive_writes)."},
@@ -106,6 +104,7 @@ typedef enum phase_kind { PHASE_IO, PHASE_FILL, PHASE_TRIM, PHASE_IDLE, PHASE_WE
 struct workload {
     sim *s;
     ssd *d;
+    precondition_spec pre;
     phase_kind kind;
     uint64_t trim_start, trim_next, trim_end, trim_chunk;
     ssdlab_request trim_req;
@@ -123,8 +122,6 @@ struct workload {
     uint64_t warmup, target, completed, issued;
     uint64_t byte_target, write_target, bytes_done, written, bytes_issued, written_issued;
     sim_time_t duration, measure_start, stop_at;
-    const char *precondition;
-    double overwrites;
     bool measuring, stopping;
     replay *trace; /* workload.source = trace */
     zonewriter *zw; /* workload.source = zoned */
@@ -433,8 +430,10 @@ workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen
     w->s = s;
     w->d = d;
     w->rng = sim_rng(s, "workload");
-    w->precondition = cfg_str(c, "workload.precondition");
-    w->overwrites = cfg_float(c, "workload.steady_overwrites");
+    if (precondition_load(&w->pre, c, d, err, errlen)) {
+        free(w);
+        return NULL;
+    }
     const char *source = cfg_str(c, "workload.source");
     bool traced = !strcmp(source, "pcmark8") || !strcmp(source, "trace");
     if (traced ? open_trace(w, c, source, err, errlen) : open_phase(w, c, err, errlen)) {
@@ -457,13 +456,7 @@ void workload_free(workload *w)
     free(w);
 }
 
-void workload_precondition(workload *w)
-{
-    if (strcmp(w->precondition, "none") == 0) return;
-    uint64_t units = ssd_params_of(w->d)->logical_units;
-    uint64_t over = strcmp(w->precondition, "steady") == 0 ? (uint64_t)(w->overwrites * (double)units) : 0;
-    ssd_precondition(w->d, over, sim_rng(w->s, "precondition"));
-}
+void workload_precondition(workload *w) { precondition_apply(&w->pre, w->d, sim_rng(w->s, "precondition")); }
 
 bool workload_can_join(const workload *w) { return (w->kind == PHASE_IO || w->kind == PHASE_TRIM) && !w->trace; }
 

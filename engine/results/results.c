@@ -9,6 +9,7 @@
 
 #include <hdf5.h>
 
+#include "flash.h"
 #include "results_placement.h"
 #include "results_types.h"
 #include "ssdlab_version.h"
@@ -375,6 +376,17 @@ static herr_t write_meta(results_writer *w, hid_t file, const results_meta *m)
     return rc < 0 ? -1 : 0;
 }
 
+/* Reads by what ECC made of them (controller.ecc_model = rber). */
+static herr_t write_ecc_outcomes(hid_t g, const ssd *d)
+{
+    uint64_t out[ECC_OUTCOMES];
+    ssd_ecc_outcomes(d, out);
+    uint32_t rows = ecc_outcome_failed(ssd_params_of(d)) + 1;
+    return results_write_table(g, "ecc_outcomes", H5T_NATIVE_UINT64, rows, out,
+                               "flash reads since the stats were reset: row i < steps+1 corrected after i read-retry "
+                               "steps, row steps+1 by the soft read, the last row uncorrectable");
+}
+
 static herr_t write_nand(hid_t file, const ssd *d)
 {
     const ssd_params *p = ssd_params_of(d);
@@ -393,6 +405,7 @@ static herr_t write_nand(hid_t file, const ssd *d)
         if (rc >= 0)
             rc = results_write_table(g, "erase_count_histogram", H5T_NATIVE_UINT64, BUCKETS, hist,
                              "blocks erased i times at row i; the last row holds all from 1023 on");
+        if (rc >= 0 && p->media.model == ECC_RBER) rc = write_ecc_outcomes(g, d);
     }
     free(dies);
     free(hist);

@@ -86,5 +86,9 @@ const char *ssdlab_error(const ssdlab_drive *h) { return h->error[0] ? h->error 
 ssdlab_time ssdlab_now(const ssdlab_drive *h) { return sim_now(h->s); }
 uint64_t ssdlab_capacity(const ssdlab_drive *h) { return ssd_capacity(h->d); }
 
-const char *ssdlab_status_name(uint16_t status) { return status < ZONE_STATUSES ? zone_status_names[status] : "unknown status"; }
+const char *ssdlab_status_name(uint16_t status)
+{
+    if (status == SSDLAB_STATUS_UNRECOVERED_READ) return "Unrecovered Read Error";
+    return status < ZONE_STATUSES ? zone_status_names[status] : "unknown status";
+}
 void ssdlab_stats_get(const ssdlab_drive *h, ssdlab_stats *s) { ssd_stats(h->d, s); }

@@ -14,6 +14,7 @@
 extern const cfg_key ssd_config_keys[];
 extern const cfg_key zns_config_keys[]; /* params_zns.c */
 extern const cfg_key fdp_config_keys[]; /* params_fdp.c */
+extern const cfg_key media_config_keys[]; /* params_media.c */
 
 enum { MAX_BITS_PER_CELL = 4 };
 /* Logical units are numbered below 2^31: P2L marks translation units with the top bit. */
@@ -24,6 +25,25 @@ typedef enum program_style { PROGRAM_ONE_SHOT, PROGRAM_MULTI_PASS } program_styl
 typedef enum host_kind { HOST_SATA, HOST_NVME } host_kind;
 typedef enum slc_kind { SLC_NONE, SLC_STATIC, SLC_DYNAMIC } slc_kind;
 typedef enum trim_mode { TRIM_FREE, TRIM_BLOCKING, TRIM_THROTTLED, TRIM_DEFERRED } trim_mode;
+/* controller.ecc_model: a retry probability, or bit errors from the media (flash/media.h). */
+typedef enum ecc_model { ECC_PROBABILITY, ECC_RBER } ecc_model;
+enum { MEDIA_MAX_RETRY_STEPS = 30 };
+
+/* The media's error model and the controller's ECC (params_media.c). */
+typedef struct media_params {
+    uint32_t model; /* ecc_model */
+    double fresh, wear, wear_exponent;                          /* e, a, k */
+    double retention, retention_wear_exponent, retention_exponent; /* b, m, n (hours) */
+    double disturb, disturb_wear_exponent, disturb_exponent;    /* g, p, q */
+    double page_factor[MAX_BITS_PER_CELL], slc_factor;
+    double activation_ev, reference_c; /* retention's Arrhenius acceleration */
+    uint32_t codeword_bytes;           /* user data per codeword */
+    uint32_t codeword_bits;            /* stored bits per codeword: its data and its share of the spare area */
+    uint32_t hard_limit, soft_limit;   /* bits per codeword each decoder corrects */
+    uint32_t retry_steps, soft_reads;
+    double retry_gain;
+    sim_time_t soft_decode;
+} media_params;
 
 typedef struct ssd_params {
     /* NAND part */
@@ -41,6 +61,7 @@ typedef struct ssd_params {
     bool suspend;                   /* reads may suspend a program or erase */
     sim_time_t t_suspend;           /* cost of one suspend and resume */
     double read_retry, read_retry_wear; /* retry probability, fresh and its rise at the rated P/E */
+    media_params media;
 
     /* controller */
     uint32_t channels, dies_per_channel, dies;
@@ -132,6 +153,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen);
 /* The zoned namespace's parameters, once the geometry is known. */
 int params_load_zns(ssd_params *p, const cfg *c, char *err, size_t errlen);
 int params_load_fdp(ssd_params *p, const cfg *c, char *err, size_t errlen);
+int params_load_media(ssd_params *p, const cfg *c, char *err, size_t errlen);
 /* The power of two at or above n: a zone's address space for its capacity. */
 static inline uint64_t params_power_of_two_at_least(uint64_t n)
 {

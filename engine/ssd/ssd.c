@@ -254,6 +254,8 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->busy_s = sim_time_to_sec(hil_busy_ns(&d->h));
     s->flash_programs = d->fl.n.programs - d->flash0.programs;
     s->read_retries = d->fl.n.read_retries - d->flash0.read_retries;
+    s->soft_reads = d->fl.n.soft_reads - d->flash0.soft_reads;
+    s->uncorrectable_reads = d->fl.n.uncorrectable - d->flash0.uncorrectable;
     s->read_cache_hits = d->buf.cache_hits - d->cache_hits0;
     s->suspends = d->fl.n.suspends - d->flash0.suspends;
     s->slc_units_written = d->buf.slc_units_written - d->slc_written0;
@@ -333,6 +335,29 @@ void ssd_erase_counts(const ssd *d, double *min, double *mean, double *max)
     *mean = sum / (double)n;
 }
 
+void ssd_ecc_outcomes(const ssd *d, uint64_t *counts)
+{
+    for (int i = 0; i < ECC_OUTCOMES; i++) counts[i] = d->fl.n.ecc_outcomes[i] - d->flash0.ecc_outcomes[i];
+}
+
+const media *ssd_media(const ssd *d) { return &d->fl.med; }
+
+void ssd_age(ssd *d, double hours, double celsius)
+{
+    size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
+    for (size_t b = 0; b < nblocks; b++)
+        if (d->f.blocks[b].write_ptr) media_age(&d->fl.med, (uint32_t)b, hours, celsius);
+}
+
+void ssd_add_wear(ssd *d, uint32_t cycles)
+{
+    size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
+    for (size_t b = 0; b < nblocks; b++) {
+        d->f.blocks[b].erase_count += cycles;
+        media_add_cycles(&d->fl.med, (uint32_t)b, cycles);
+    }
+}
+
 void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n)
 {
     memset(counts, 0, n * sizeof *counts);
@@ -356,7 +381,10 @@ static void settle_after_fast_path(ssd *d)
 {
     for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
     size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
-    for (size_t b = 0; b < nblocks; b++) flash_set_programmed(&d->fl, (uint32_t)b, d->f.blocks[b].write_ptr);
+    for (size_t b = 0; b < nblocks; b++) {
+        flash_set_programmed(&d->fl, (uint32_t)b, d->f.blocks[b].write_ptr);
+        flash_sync_media(&d->fl, (uint32_t)b, d->f.blocks[b].erase_count, d->f.blocks[b].write_ptr);
+    }
     ftl_close_partial_units(&d->f, mark_programmed, &d->fl);
     metrics_start_timed(&d->m);
 }

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "ftl.h"
+#include "media.h"
 #include "observe.h"
 #include "params.h"
 #include "sim.h"
@@ -86,6 +87,16 @@ void ssd_die_stats(const ssd *d, uint32_t die, ssd_die_counts *out);
  * = blocks erased i times, the last bucket holding all from n - 1 on). */
 void ssd_erase_counts(const ssd *d, double *min, double *mean, double *max);
 void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n);
+/* Reads since the stats were reset, by what ECC made of them (flash.h's
+ * ECC_OUTCOMES; controller.ecc_model = rber). */
+void ssd_ecc_outcomes(const ssd *d, uint64_t *counts);
+/* The media's error state per block (controller.ecc_model = rber). */
+const media *ssd_media(const ssd *d);
+/* Retention: the data the drive holds has been kept `hours` more at
+ * `celsius` (powered off, or idle), as aging does before a run. */
+void ssd_age(ssd *d, double hours, double celsius);
+/* Wear: every block has been erased `cycles` times more. */
+void ssd_add_wear(ssd *d, uint32_t cycles);
 
 /* Preconditioning fast path (no simulated time passes): writes every
  * logical unit once in order, then `overwrites` random single-unit writes

@@ -254,6 +254,7 @@ void buffer_read_done(void *ctx, txn *t)
     ssdlab_request *r = t->req;
     if (b->cache.sets) cache_what_was_read(b, t);
     bool prefetch = t->kind == TX_PREFETCH;
+    if (t->ecc_failed && !prefetch) r->status = SSDLAB_STATUS_UNRECOVERED_READ;
     flash_txn_free(b->fl, t);
     if (prefetch) return; /* read ahead: the data waits in the cache */
     if (--req_priv(r)->pending == 0) {

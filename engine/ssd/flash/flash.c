@@ -141,11 +141,15 @@ static void maybe_suspend(flash *fl, flash_die *ds)
     fl->n.suspends++;
 }
 
+/* A soft-decision read senses the page soft_reads times. */
+static uint32_t sensings(const flash *fl, const txn *t) { return t->ecc_soft_stage ? fl->p->media.soft_reads : 1; }
+
 static void start_read(flash *fl, flash_die *ds, txn *t, double slow)
 {
     sim_time_t now = sim_now(fl->s);
     bool slc = block_slc(fl, t->block);
-    sim_time_t tr = (sim_time_t)((double)read_time(fl, t->ppa, slc) * slow);
+    sim_time_t tr = (sim_time_t)((double)read_time(fl, t->ppa, slc) * slow) * sensings(fl, t);
+    media_count_read(&fl->med, t->block, sensings(fl, t));
     count_busy(ds, now, now + tr);
     ds->reads++;
     fl->n.reads++;
@@ -219,7 +223,8 @@ static int class_of(const txn *t)
     return t->kind == TX_ERASE || t->kind == TX_ZONE_ERASE ? FLASH_CLASS_ERASE : FLASH_CLASS_READ;
 }
 
-void flash_submit(flash *fl, txn *t)
+/* Queues a transaction, or a read again (its ECC plan kept). */
+static void enqueue(flash *fl, txn *t)
 {
     flash_die *ds = &fl->dies[t->die];
     int cls = class_of(t);
@@ -233,6 +238,13 @@ void flash_submit(flash *fl, txn *t)
     if (cls == FLASH_CLASS_PROGRAM && ds->busy && ds->active && ds->active->kind == TX_PROGRAM)
         preload_next_program(fl, ds);
     die_kick(fl, t->die);
+}
+
+void flash_submit(flash *fl, txn *t)
+{
+    t->ecc_planned = t->ecc_soft = t->ecc_failed = t->ecc_soft_stage = 0;
+    t->ecc_retries = t->ecc_attempt = 0;
+    enqueue(fl, t);
 }
 
 /* --- completions ----------------------------------------------------------- */
@@ -254,12 +266,13 @@ static void on_read_sensed(sim *s, void *ctx, void *obj, uint64_t arg)
     flash *fl = ctx;
     txn *t = obj;
     flash_die *ds = &fl->dies[t->die];
-    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), t->units, DP_ECC_DECODE);
+    sim_time_t out_end = channel_transfer(fl, t->die, sim_now(s), t->units * sensings(fl, t), DP_ECC_DECODE);
     count_busy(ds, sim_now(s), out_end);
     /* Without cache read the page blocks the die until it has moved out. */
     ds->busy_until = fl->p->cache_read ? sim_now(s) : out_end;
     ds->busy = false;
-    sim_schedule_at(s, out_end + fl->p->ecc_decode, fl->on_read_ready, t, 0);
+    sim_time_t decode = t->ecc_soft_stage ? fl->p->media.soft_decode : fl->p->ecc_decode;
+    sim_schedule_at(s, out_end + decode, fl->on_read_ready, t, 0);
     die_kick(fl, t->die);
 }
 
@@ -272,12 +285,49 @@ static bool needs_retry(flash *fl, const txn *t)
     return gsl_rng_uniform(fl->ecc_rng) < fl->p->read_retry + fl->p->read_retry_wear * wear;
 }
 
+/* The rber model: at the first decode, the error rate the page has now
+ * decides the whole ladder (media_decide), and it is counted. */
+static void plan_ecc(flash *fl, txn *t)
+{
+    const ssd_params *p = fl->p;
+    uint32_t erases = fl->blocks.erase_count(fl->blocks.ctx, t->block);
+    double rber = media_block_rber(&fl->med, p, t->block, t->ppa % p->units_per_block, erases,
+                                   block_slc(fl, t->block), sim_now(fl->s));
+    uint32_t codewords = t->units * (p->unit / p->media.codeword_bytes);
+    media_outcome o = media_decide(&p->media, rber, codewords, gsl_rng_uniform(fl->ecc_rng));
+    t->ecc_planned = 1;
+    t->ecc_retries = o.retries;
+    t->ecc_soft = o.soft;
+    t->ecc_failed = o.failed;
+    fl->n.ecc_outcomes[o.failed ? ecc_outcome_failed(p) : o.soft ? ecc_outcome_soft(p) : o.retries]++;
+    fl->n.uncorrectable += o.failed;
+}
+
+/* Reads the page again while its plan asks: true if it went back. */
+static bool ecc_ladder(flash *fl, txn *t)
+{
+    if (!t->ecc_planned) plan_ecc(fl, t);
+    if (t->ecc_attempt < t->ecc_retries) {
+        t->ecc_attempt++;
+        fl->n.read_retries++;
+    } else if (t->ecc_soft && !t->ecc_soft_stage) {
+        t->ecc_soft_stage = 1;
+        fl->n.soft_reads++;
+    } else {
+        return false;
+    }
+    enqueue(fl, t);
+    return true;
+}
+
 static void on_read_ready(sim *s, void *ctx, void *obj, uint64_t arg)
 {
     (void)s, (void)arg;
     flash *fl = ctx;
     txn *t = obj;
-    if (needs_retry(fl, t)) {
+    if (fl->p->media.model == ECC_RBER) {
+        if (ecc_ladder(fl, t)) return;
+    } else if (needs_retry(fl, t)) {
         fl->n.read_retries++;
         flash_submit(fl, t);
         return;
@@ -306,13 +356,17 @@ static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     flash *fl = ctx;
     txn *t = obj;
     uint32_t end = t->ppa % fl->p->units_per_block + t->units;
+    media_programmed(&fl->med, t->block, sim_now(s));
     end_long_op(fl, t, fl->programmed[t->block] > end ? fl->programmed[t->block] : end);
 }
 
 static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
 {
     (void)s, (void)arg;
-    end_long_op(ctx, obj, 0);
+    flash *fl = ctx;
+    txn *t = obj;
+    media_erased(&fl->med, t->block);
+    end_long_op(fl, t, 0);
 }
 
 /* --- set-up ---------------------------------------------------------------- */
@@ -328,6 +382,7 @@ int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datap
     fl->channel_free = calloc(p->channels, sizeof *fl->channel_free);
     fl->programmed = calloc(nblocks, sizeof *fl->programmed);
     if (!fl->dies || !fl->channel_free || !fl->programmed || add_slab(fl)) return -1;
+    if (media_init(&fl->med, p, power->ambient_c)) return -1;
     fl->on_read_sensed = sim_register_handler(s, "flash.read_sensed", on_read_sensed, fl);
     fl->on_read_ready = sim_register_handler(s, "flash.read_ready", on_read_ready, fl);
     fl->on_program_done = sim_register_handler(s, "flash.program_done", on_program_done, fl);
@@ -343,6 +398,7 @@ void flash_free(flash *fl)
     free(fl->dies);
     free(fl->channel_free);
     free(fl->programmed);
+    media_free(&fl->med);
 }
 
 void flash_on_done(flash *fl, flash_kind kind, flash_done_fn fn, void *ctx)

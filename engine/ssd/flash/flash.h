@@ -20,6 +20,7 @@
 
 #include "params.h"
 #include "datapath.h"
+#include "media.h"
 #include "power.h"
 #include "schedulers.h"
 #include "txn.h"
@@ -56,9 +57,17 @@ typedef struct flash_die {
     sim_time_t suspended_left;
 } flash_die;
 
+/* Reads by what ECC made of them (rber model): [i] corrected after i
+ * ladder steps (0: at once), then after a soft read, then not at all. */
+enum { ECC_OUTCOMES = MEDIA_MAX_RETRY_STEPS + 3 };
+static inline uint32_t ecc_outcome_soft(const ssd_params *p) { return p->media.retry_steps + 1; }
+static inline uint32_t ecc_outcome_failed(const ssd_params *p) { return p->media.retry_steps + 2; }
+
 typedef struct flash_counters {
     uint64_t reads, programs, read_retries, suspends;
     uint64_t slc_units_read; /* host data read from SLC-mode blocks */
+    uint64_t soft_reads, uncorrectable;
+    uint64_t ecc_outcomes[ECC_OUTCOMES];
 } flash_counters;
 
 typedef struct flash {
@@ -85,6 +94,7 @@ typedef struct flash {
     void *watch_ctx;
     const sim_time_t *watch_due;
     flash_counters n;
+    media med; /* bit errors per block (rber model) */
 } flash;
 
 int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datapath *dp, gsl_rng *ecc_rng);
@@ -106,6 +116,12 @@ static inline bool flash_programmed(const flash *fl, uint32_t ppa)
 }
 /* Preconditioning: the block holds `units` programmed units. */
 static inline void flash_set_programmed(flash *fl, uint32_t block, uint32_t units) { fl->programmed[block] = units; }
+/* After the fast path: the media state of a block erased `erases` times
+ * that holds `units` programmed units (media_sync). */
+static inline void flash_sync_media(flash *fl, uint32_t block, uint32_t erases, uint32_t units)
+{
+    media_sync(&fl->med, block, erases, units > 0, sim_now(fl->s));
+}
 
 /* Memory a die's state takes (for the drive's estimate). */
 size_t flash_die_bytes(void);

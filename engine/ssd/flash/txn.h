@@ -28,6 +28,10 @@ typedef struct txn {
     uint32_t die, ppa, units, block;
     uint8_t kind, stream;
     bool data_in;     /* cache program: data already moved in, ready at `ready` */
+    /* reads under the rber ECC model (media.h): the plan made at the first
+     * decode, and how far along it the read is */
+    uint8_t ecc_planned : 1, ecc_soft : 1, ecc_failed : 1, ecc_soft_stage : 1;
+    uint8_t ecc_retries, ecc_attempt;
     sim_time_t ready;
     uint64_t seq;     /* submission order, for schedulers that need it */
     sim_time_t queued; /* when it joined its die's queue */

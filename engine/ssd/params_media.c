@@ -1,0 +1,109 @@
+/* The media's bit errors (the NAND part's) and the controller's ECC: the
+ * parameters of flash/media.h. Off unless controller.ecc_model = rber,
+ * and then every part of the model must be given. */
+#include "params.h"
+
+#include <stdio.h>
+
+const cfg_key media_config_keys[] = {
+    {"controller.ecc_model", CFG_ENUM, NULL, "probability", NULL, NULL, "probability|rber",
+     "How reads fail ECC: probability (controller.read_retry, rising with wear), or rber (the part's raw bit "
+     "error rate from wear, retention and read disturb, a hard decoder, a read-retry ladder, a soft decoder; "
+     "docs/reliability.md)."},
+    {"controller.ecc_codeword", CFG_SIZE, "B", "2KiB", "256B", "16KiB", NULL,
+     "User data of one ECC codeword; its parity takes the page's share of the spare area (nand.spare_size)."},
+    {"controller.ecc_hard_limit", CFG_UINT, NULL, "0", "0", "100000", NULL,
+     "Bit errors per codeword the hard-decision decoder corrects (rber model)."},
+    {"controller.ecc_soft_limit", CFG_UINT, NULL, "0", "0", "100000", NULL,
+     "Bit errors per codeword the soft-decision decoder corrects, after the read-retry ladder (rber model); "
+     "at least the hard limit."},
+    {"controller.read_retry_steps", CFG_UINT, NULL, "0", "0", "30", NULL,
+     "Steps of the read-retry ladder: each reads the page again with shifted references (a full array read, "
+     "its transfer and a hard decode) (rber model)."},
+    {"controller.read_retry_gain", CFG_FRACTION, NULL, "0.8", "0.01", "1", NULL,
+     "Factor each ladder step applies to the error rate the decoder sees (rber model)."},
+    {"controller.soft_reads", CFG_UINT, NULL, "4", "1", "64", NULL,
+     "Sensings of a soft-decision read (each an array read, each moving the read's data once more)."},
+    {"controller.soft_decode", CFG_TIME, "us", "20us", "0ns", "10ms", NULL, "Latency of one soft-decision decode."},
+    {"nand.rber_fresh", CFG_FLOAT, NULL, "0", "0", "0.5", NULL,
+     "Raw bit error rate of a fresh page (e in e + a N^k + b N^m t^n + g N^p r^q; docs/reliability.md)."},
+    {"nand.rber_wear", CFG_FLOAT, NULL, "0", "0", "1", NULL, "a: the wear term's coefficient (N: P/E cycles)."},
+    {"nand.rber_wear_exponent", CFG_FLOAT, NULL, "2", "0", "10", NULL, "k: the wear term's exponent."},
+    {"nand.rber_retention", CFG_FLOAT, NULL, "0", "0", "1", NULL,
+     "b: the retention term's coefficient (t: hours since the block was programmed, at nand.rber_temperature)."},
+    {"nand.rber_retention_wear_exponent", CFG_FLOAT, NULL, "0.5", "0", "10", NULL, "m: the retention term's P/E exponent."},
+    {"nand.rber_retention_exponent", CFG_FLOAT, NULL, "0.5", "0.01", "10", NULL, "n: the retention term's time exponent."},
+    {"nand.rber_disturb", CFG_FLOAT, NULL, "0", "0", "1", NULL,
+     "g: the read-disturb term's coefficient (r: array reads of the block since its erase)."},
+    {"nand.rber_disturb_wear_exponent", CFG_FLOAT, NULL, "0.5", "0", "10", NULL, "p: the read-disturb term's P/E exponent."},
+    {"nand.rber_disturb_exponent", CFG_FLOAT, NULL, "1", "0.01", "10", NULL, "q: the read-disturb term's read exponent."},
+    {"nand.rber_lsb", CFG_FLOAT, NULL, "1", "0", "100", NULL, "Factor of the error rate of LSB pages."},
+    {"nand.rber_csb", CFG_FLOAT, NULL, "1", "0", "100", NULL, "Factor of the error rate of CSB pages."},
+    {"nand.rber_msb", CFG_FLOAT, NULL, "1", "0", "100", NULL, "Factor of the error rate of MSB pages."},
+    {"nand.rber_tsb", CFG_FLOAT, NULL, "1", "0", "100", NULL, "Factor of the error rate of TSB pages (QLC)."},
+    {"nand.rber_slc", CFG_FLOAT, NULL, "0.1", "0", "100", NULL, "Factor of the error rate of blocks in SLC mode."},
+    {"nand.rber_temperature", CFG_FLOAT, NULL, "25", "-40", "150", NULL,
+     "Temperature (degrees C) at which the retention term's hours are counted; other temperatures "
+     "accelerate it by the Arrhenius factor."},
+    {"nand.retention_activation_energy", CFG_FLOAT, NULL, "1.1", "0.1", "3", NULL,
+     "Activation energy of retention loss (eV): 1.1 in JEDEC JESD218's acceleration."},
+    {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+static int fail(char *err, size_t errlen, const char *what) { return snprintf(err, errlen, "%s", what), -1; }
+
+static void load_rates(media_params *m, const cfg *c)
+{
+    m->fresh = cfg_float(c, "nand.rber_fresh");
+    m->wear = cfg_float(c, "nand.rber_wear");
+    m->wear_exponent = cfg_float(c, "nand.rber_wear_exponent");
+    m->retention = cfg_float(c, "nand.rber_retention");
+    m->retention_wear_exponent = cfg_float(c, "nand.rber_retention_wear_exponent");
+    m->retention_exponent = cfg_float(c, "nand.rber_retention_exponent");
+    m->disturb = cfg_float(c, "nand.rber_disturb");
+    m->disturb_wear_exponent = cfg_float(c, "nand.rber_disturb_wear_exponent");
+    m->disturb_exponent = cfg_float(c, "nand.rber_disturb_exponent");
+    const char *pages[MAX_BITS_PER_CELL] = {"nand.rber_lsb", "nand.rber_csb", "nand.rber_msb", "nand.rber_tsb"};
+    for (int i = 0; i < MAX_BITS_PER_CELL; i++) m->page_factor[i] = cfg_float(c, pages[i]);
+    m->slc_factor = cfg_float(c, "nand.rber_slc");
+    m->reference_c = cfg_float(c, "nand.rber_temperature");
+    m->activation_ev = cfg_float(c, "nand.retention_activation_energy");
+}
+
+static void load_ecc(media_params *m, const ssd_params *p, const cfg *c)
+{
+    m->codeword_bytes = (uint32_t)cfg_uint(c, "controller.ecc_codeword");
+    /* The parity lives in the spare area, in the same share on every codeword. */
+    m->codeword_bits = (uint32_t)(8.0 * m->codeword_bytes * (1.0 + (double)p->spare_size / p->page_size) + 0.5);
+    m->hard_limit = (uint32_t)cfg_uint(c, "controller.ecc_hard_limit");
+    m->soft_limit = (uint32_t)cfg_uint(c, "controller.ecc_soft_limit");
+    m->retry_steps = (uint32_t)cfg_uint(c, "controller.read_retry_steps");
+    m->retry_gain = cfg_float(c, "controller.read_retry_gain");
+    m->soft_reads = (uint32_t)cfg_uint(c, "controller.soft_reads");
+    m->soft_decode = cfg_uint(c, "controller.soft_decode");
+}
+
+int params_load_media(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
+    media_params *m = &p->media;
+    m->model = cfg_choice(c, "controller.ecc_model");
+    if (m->model != ECC_RBER) return 0;
+    load_rates(m, c);
+    load_ecc(m, p, c);
+    if (m->fresh <= 0)
+        return fail(err, errlen, "key 'controller.ecc_model' is rber but 'nand.rber_fresh' is 0; expected the NAND part's "
+                                 "error model (nand.rber_*, docs/reliability.md)");
+    if (m->hard_limit == 0)
+        return fail(err, errlen, "key 'controller.ecc_model' is rber but 'controller.ecc_hard_limit' is 0; expected the bit "
+                                 "errors per codeword the hard decoder corrects");
+    if (m->soft_limit < m->hard_limit)
+        return snprintf(err, errlen, "key 'controller.ecc_soft_limit' (%u) is below 'controller.ecc_hard_limit' (%u); "
+                        "expected at least the hard limit", m->soft_limit, m->hard_limit), -1;
+    if (p->read_retry > 0 || p->read_retry_wear > 0)
+        return fail(err, errlen, "key 'controller.read_retry' (or read_retry_wear) is set but 'controller.ecc_model' is rber, "
+                                 "whose retries follow from the error rate; expected 0, or ecc_model=probability");
+    if (p->unit % m->codeword_bytes)
+        return snprintf(err, errlen, "key 'controller.ecc_codeword' (%u B) does not divide the mapping unit (%u B); expected "
+                        "a divisor of ftl.mapping_unit", m->codeword_bytes, p->unit), -1;
+    return 0;
+}

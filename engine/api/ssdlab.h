@@ -90,6 +90,9 @@ typedef struct ssdlab_stats {
     /* controller.ecc_model = rber: soft-decision reads, and reads that not
      * even they corrected (their host reads end with Unrecovered Read Error) */
     uint64_t soft_reads, uncorrectable_reads;
+    /* the firmware's reactions: blocks moved by read reclaim (read disturb,
+     * errors), by refresh (old data), and blocks retired (docs/reliability.md) */
+    uint64_t reclaimed_blocks, refreshed_blocks, retired_blocks;
     uint64_t map_misses, map_writebacks; /* cached mapping: translation pages read, written back */
     uint64_t slc_units_written, slc_units_read; /* SLC-cache hits: host units written into, read from SLC-mode blocks */
     uint64_t fold_units_written, pad_units_written; /* moved out of the SLC cache (part of GC's); padding */

@@ -75,6 +75,25 @@ static void print_ecc(FILE *log, const ssd *d, const ssdlab_stats *st)
             (unsigned long long)st->uncorrectable_reads);
 }
 
+/* What the firmware did about the media: blocks moved by read reclaim and
+ * refresh, blocks retired. */
+static void print_media_events(FILE *log, const ssd *d)
+{
+    const media_params *mp = &ssd_params_of(d)->media;
+    ssd_media_events ev;
+    ssd_media_events_get(d, &ev);
+    if (mp->reclaim_reads || mp->reclaim_steps || mp->refresh_hours > 0)
+        fprintf(log, "  read reclaim: %llu blocks for read disturb, %llu for errors (%llu units moved); refresh: %llu "
+                     "blocks (%llu units)\n",
+                (unsigned long long)ev.jobs[MEDIA_DISTURBED], (unsigned long long)ev.jobs[MEDIA_ERRORS],
+                (unsigned long long)(ev.moved[MEDIA_DISTURBED] + ev.moved[MEDIA_ERRORS]),
+                (unsigned long long)ev.jobs[MEDIA_STALE], (unsigned long long)ev.moved[MEDIA_STALE]);
+    if (mp->endurance > 0 || mp->retire_at > 0)
+        fprintf(log, "  retirement: %llu blocks retired (%llu since new); a die may retire %u more; %llu erases of "
+                     "worn blocks kept in service\n", (unsigned long long)ev.retired, (unsigned long long)ev.retired_ever,
+                ev.spare_left, (unsigned long long)ev.worn_erases);
+}
+
 /* What one phase (or a run without phases) did. */
 void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *r, size_t index, size_t phases)
 {
@@ -128,6 +147,7 @@ void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *
                 (unsigned long long)st.erases);
     if (p->fdp_handles) print_fdp(log, d, p->fdp_handles);
     if (p->media.model == ECC_RBER) print_ecc(log, d, &st);
+    print_media_events(log, d);
     if (p->map_cached)
         fprintf(log, "  mapping cache: %u of %u translation units; %llu misses (%.1f%% of requests), %llu write-backs\n",
                p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,

@@ -387,6 +387,19 @@ static herr_t write_ecc_outcomes(hid_t g, const ssd *d)
                                "steps, row steps+1 by the soft read, the last row uncorrectable");
 }
 
+/* The firmware's reactions to the media (docs/reliability.md). */
+static herr_t write_media_events(hid_t g, const ssd *d)
+{
+    ssd_media_events ev;
+    ssd_media_events_get(d, &ev);
+    uint64_t row[] = {ev.jobs[MEDIA_DISTURBED], ev.moved[MEDIA_DISTURBED], ev.jobs[MEDIA_ERRORS], ev.moved[MEDIA_ERRORS],
+                      ev.jobs[MEDIA_STALE], ev.moved[MEDIA_STALE], ev.retired, ev.retired_ever, ev.worn_erases, ev.spare_left};
+    return results_write_table(g, "media_events", H5T_NATIVE_UINT64, sizeof row / sizeof *row, row,
+                               "since the stats were reset: blocks moved for read disturb, their units; for errors, "
+                               "units; refreshed, units; blocks retired; since new: blocks retired, erases of worn "
+                               "blocks kept in service; the fewest blocks a die may still retire");
+}
+
 static herr_t write_nand(hid_t file, const ssd *d)
 {
     const ssd_params *p = ssd_params_of(d);
@@ -406,6 +419,8 @@ static herr_t write_nand(hid_t file, const ssd *d)
             rc = results_write_table(g, "erase_count_histogram", H5T_NATIVE_UINT64, BUCKETS, hist,
                              "blocks erased i times at row i; the last row holds all from 1023 on");
         if (rc >= 0 && p->media.model == ECC_RBER) rc = write_ecc_outcomes(g, d);
+        bool reacts = p->media.reclaim_reads || p->media.reclaim_steps || p->media.refresh_hours > 0;
+        if (rc >= 0 && (reacts || p->media.endurance > 0 || p->media.retire_at > 0)) rc = write_media_events(g, d);
     }
     free(dies);
     free(hist);

@@ -476,6 +476,7 @@ static int derive_slc_and_spare(ssd_params *p, const cfg *c, char *err, size_t e
     /* A static SLC cache takes its blocks out of the spare area. */
     uint32_t static_slc = p->slc == SLC_STATIC ? p->slc_blocks_per_die : 0;
     uint64_t need = p->logical_units + (uint64_t)p->dies * (p->gc_threshold + p->gc_burst + 3 + static_slc) * p->units_per_block;
+    p->min_blocks_per_die = (uint32_t)((need + (uint64_t)p->dies * p->units_per_block - 1) / ((uint64_t)p->dies * p->units_per_block));
     uint64_t conventional = (uint64_t)p->dies * params_conventional_blocks(p) * p->units_per_block; /* zones take the rest */
     if (need > conventional)
         return fail(err, errlen,

@@ -43,6 +43,14 @@ typedef struct media_params {
     uint32_t retry_steps, soft_reads;
     double retry_gain;
     sim_time_t soft_decode;
+    /* the firmware's reactions (rber model): 0 = off */
+    uint32_t reclaim_reads;  /* move a block read this often since its erase */
+    uint32_t reclaim_steps;  /* move a block one of whose reads took this many ladder steps */
+    double refresh_hours;    /* move a block whose data is older (at the reference temperature) */
+    /* retirement (either model): a block leaves service at the first erase
+     * past its endurance (drawn per block) or the firmware's limit */
+    double endurance, endurance_spread, retire_at; /* shares of pe_cycles; spread: coefficient of variation */
+    double retire_spare; /* share of a die's spare blocks retirement may take */
 } media_params;
 
 typedef struct ssd_params {
@@ -106,6 +114,7 @@ typedef struct ssd_params {
     uint32_t units_per_program; /* units one program operation writes on a die (all planes) */
     uint32_t units_per_block;   /* units in one multi-plane block */
     uint32_t blocks_per_die;    /* multi-plane blocks */
+    uint32_t min_blocks_per_die; /* the user data's share, GC's threshold and burst, open blocks, a static SLC cache */
     uint64_t logical_units, physical_units;
     uint32_t gc_threshold, gc_reserve, gc_burst, gc_burst_victims;
     double gc_burst_host_share;

@@ -3,6 +3,7 @@
  * and then every part of the model must be given. */
 #include "params.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 const cfg_key media_config_keys[] = {
@@ -47,6 +48,26 @@ const cfg_key media_config_keys[] = {
      "accelerate it by the Arrhenius factor."},
     {"nand.retention_activation_energy", CFG_FLOAT, NULL, "1.1", "0.1", "3", NULL,
      "Activation energy of retention loss (eV): 1.1 in JEDEC JESD218's acceleration."},
+    {"ftl.read_reclaim_reads", CFG_UINT, NULL, "0", "0", "4000000000", NULL,
+     "Read reclaim: a block read this many times since its erase is moved (its data rewritten, it erased); "
+     "0: off (rber model)."},
+    {"ftl.read_reclaim_steps", CFG_UINT, NULL, "0", "0", "31", NULL,
+     "Read reclaim: a block one of whose reads needed this many read-retry steps (the soft read counts one "
+     "more) is moved; 0: off (rber model)."},
+    {"ftl.refresh_age", CFG_TIME, "h", "0ns", "0ns", "100y", NULL,
+     "Refresh: a block whose data a read finds older than this (at nand.rber_temperature) is moved; 0: off "
+     "(rber model)."},
+    {"nand.endurance", CFG_FLOAT, NULL, "0", "0", "100", NULL,
+     "Mean P/E cycles at which a block fails its erase, as a share of nand.pe_cycles (makers rate below "
+     "it); the block is retired. 0: blocks never fail."},
+    {"nand.endurance_spread", CFG_FRACTION, NULL, "10%", "0", "1", NULL,
+     "Spread of the blocks' endurance: its coefficient of variation (normal, drawn once per block)."},
+    {"ftl.retire_at", CFG_FLOAT, NULL, "0", "0", "100", NULL,
+     "The firmware retires a block at its first erase past this share of nand.pe_cycles; 0: only blocks "
+     "that fail. Retired blocks leave the spare area (docs/reliability.md)."},
+    {"ftl.retire_spare", CFG_FRACTION, NULL, "50%", "0", "1", NULL,
+     "Share of each die's spare blocks (beyond what its user data, GC's threshold and burst, open blocks and a "
+     "static SLC cache need) retirement may take; past it worn blocks stay in service (end of life)."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -83,10 +104,29 @@ static void load_ecc(media_params *m, const ssd_params *p, const cfg *c)
     m->soft_decode = cfg_uint(c, "controller.soft_decode");
 }
 
+/* Reclaim and refresh read the media's state: they need the rber model. */
+static int load_reactions(media_params *m, const cfg *c, char *err, size_t errlen)
+{
+    m->reclaim_reads = (uint32_t)cfg_uint(c, "ftl.read_reclaim_reads");
+    m->reclaim_steps = (uint32_t)cfg_uint(c, "ftl.read_reclaim_steps");
+    m->refresh_hours = (double)cfg_uint(c, "ftl.refresh_age") / 3.6e12;
+    m->endurance = cfg_float(c, "nand.endurance");
+    m->endurance_spread = cfg_float(c, "nand.endurance_spread");
+    m->retire_at = cfg_float(c, "ftl.retire_at");
+    m->retire_spare = cfg_float(c, "ftl.retire_spare");
+    bool reacts = m->reclaim_reads || m->reclaim_steps || m->refresh_hours > 0;
+    if (reacts && m->model != ECC_RBER)
+        return fail(err, errlen, "keys 'ftl.read_reclaim_reads', 'ftl.read_reclaim_steps' and 'ftl.refresh_age' react to "
+                                 "the media's errors, and 'controller.ecc_model' is probability; expected ecc_model=rber, "
+                                 "or them 0");
+    return 0;
+}
+
 int params_load_media(ssd_params *p, const cfg *c, char *err, size_t errlen)
 {
     media_params *m = &p->media;
     m->model = cfg_choice(c, "controller.ecc_model");
+    if (load_reactions(m, c, err, errlen)) return -1;
     if (m->model != ECC_RBER) return 0;
     load_rates(m, c);
     load_ecc(m, p, c);

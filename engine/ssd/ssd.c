@@ -38,6 +38,7 @@ struct ssd {
     uint64_t host_units0, gc_units0, map_units0, folded0, padded0, erases0; /* at the last reset */
     flash_counters flash0;
     uint64_t cache_hits0, slc_written0, map_misses0, map_writebacks0;
+    uint64_t media_jobs0[MEDIA_REASONS], media_moved0[MEDIA_REASONS], retired0;
     /* The wear path's DRAM-less mapping: the dies its write-backs took
      * blocks from, to look at for GC after the write under way. */
     uint32_t *wear_dies, wear_die_count;
@@ -65,7 +66,9 @@ static bool space_freed(void *ctx) { return buffer_retry_stalled(&((ssd *)ctx)->
 static void wire(ssd *d)
 {
     flash *fl = &d->fl;
-    flash_set_blocks(fl, &(flash_blocks){block_slc, block_erases, &d->f});
+    const media_params *mp = &d->p.media;
+    bool reacts = mp->reclaim_reads || mp->reclaim_steps || mp->refresh_hours > 0;
+    flash_set_blocks(fl, &(flash_blocks){block_slc, block_erases, &d->f, reacts ? reclaim_due_block : NULL, &d->rc});
     flash_on_done(fl, TX_READ, buffer_read_done, &d->buf);
     flash_on_done(fl, TX_PREFETCH, buffer_read_done, &d->buf);
     flash_on_done(fl, TX_RMW_READ, buffer_merge_read_done, &d->buf);
@@ -130,7 +133,8 @@ static bool build(ssd *d, const cfg *c)
     d->has_flash = flash_init(&d->fl, d->s, p, &d->power, &d->dp, d->ecc_rng) == 0;
     if (!d->has_flash) return false;
     d->has_ftl = ftl_init(&d->f, p, d->rng) == 0;
-    if (!d->has_ftl || !(d->has_pu = progunit_init(&d->pu, &d->f, &d->fl) == 0)) return false;
+    if (!d->has_ftl || ftl_draw_endurance(&d->f, sim_rng(d->s, "endurance"))) return false;
+    if (!(d->has_pu = progunit_init(&d->pu, &d->f, &d->fl) == 0)) return false;
     if (!(d->has_rc = reclaim_init(&d->rc, d->s, &d->f, &d->fl, &d->pu, &d->dp) == 0)) return false;
     if (trimmap_init(&d->tm, p->trim == TRIM_DEFERRED ? p->l2p_units : 0)) return false;
     if (p->map_cached && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
@@ -256,6 +260,11 @@ void ssd_stats(const ssd *d, ssdlab_stats *s)
     s->read_retries = d->fl.n.read_retries - d->flash0.read_retries;
     s->soft_reads = d->fl.n.soft_reads - d->flash0.soft_reads;
     s->uncorrectable_reads = d->fl.n.uncorrectable - d->flash0.uncorrectable;
+    ssd_media_events ev;
+    ssd_media_events_get(d, &ev);
+    s->reclaimed_blocks = ev.jobs[MEDIA_DISTURBED] + ev.jobs[MEDIA_ERRORS];
+    s->refreshed_blocks = ev.jobs[MEDIA_STALE];
+    s->retired_blocks = ev.retired;
     s->read_cache_hits = d->buf.cache_hits - d->cache_hits0;
     s->suspends = d->fl.n.suspends - d->flash0.suspends;
     s->slc_units_written = d->buf.slc_units_written - d->slc_written0;
@@ -270,6 +279,9 @@ void ssd_reset_stats(ssd *d)
 {
     metrics_reset(&d->m);
     d->flash0 = d->fl.n;
+    memcpy(d->media_jobs0, d->rc.media_jobs, sizeof d->media_jobs0);
+    memcpy(d->media_moved0, d->rc.media_moved, sizeof d->media_moved0);
+    d->retired0 = d->f.retired;
     d->cache_hits0 = d->buf.cache_hits;
     d->slc_written0 = d->buf.slc_units_written;
     d->map_misses0 = d->map.misses;
@@ -341,6 +353,22 @@ void ssd_ecc_outcomes(const ssd *d, uint64_t *counts)
 }
 
 const media *ssd_media(const ssd *d) { return &d->fl.med; }
+
+void ssd_media_events_get(const ssd *d, ssd_media_events *ev)
+{
+    for (int i = 0; i < MEDIA_REASONS; i++) {
+        ev->jobs[i] = d->rc.media_jobs[i] - d->media_jobs0[i];
+        ev->moved[i] = d->rc.media_moved[i] - d->media_moved0[i];
+    }
+    ev->retired = d->f.retired - d->retired0;
+    ev->retired_ever = d->f.retired;
+    ev->worn_erases = d->f.worn_erases;
+    ev->spare_left = d->f.ret.spare_blocks;
+    for (uint32_t die = 0; die < d->p.dies; die++) {
+        uint32_t left = d->f.ret.spare_blocks - d->f.dies[die].retired;
+        if (left < ev->spare_left) ev->spare_left = left;
+    }
+}
 
 void ssd_age(ssd *d, double hours, double celsius)
 {

@@ -92,6 +92,16 @@ void ssd_erase_histogram(const ssd *d, uint64_t *counts, size_t n);
 void ssd_ecc_outcomes(const ssd *d, uint64_t *counts);
 /* The media's error state per block (controller.ecc_model = rber). */
 const media *ssd_media(const ssd *d);
+/* The firmware's reactions to the media: blocks moved and the units they
+ * held, by media_reason, and blocks retired, since the stats were reset;
+ * and since new: blocks retired, erases of blocks kept past their limit,
+ * and the fewest blocks any die may still retire. */
+typedef struct ssd_media_events {
+    uint64_t jobs[MEDIA_REASONS], moved[MEDIA_REASONS], retired;
+    uint64_t retired_ever, worn_erases;
+    uint32_t spare_left;
+} ssd_media_events;
+void ssd_media_events_get(const ssd *d, ssd_media_events *ev);
 /* Retention: the data the drive holds has been kept `hours` more at
  * `celsius` (powered off, or idle), as aging does before a run. */
 void ssd_age(ssd *d, double hours, double celsius);

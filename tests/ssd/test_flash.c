@@ -54,7 +54,7 @@ static void rig_open(rig *g, const char *set1, const char *set2)
     power_init(&g->power, g->c, g->p.dies);
     cr_assert_eq(datapath_init(&g->dp, &g->p), 0);
     cr_assert_eq(flash_init(&g->fl, g->s, &g->p, &g->power, &g->dp, sim_rng(g->s, "ecc")), 0);
-    flash_set_blocks(&g->fl, &(flash_blocks){never_slc, fresh, NULL});
+    flash_set_blocks(&g->fl, &(flash_blocks){.slc = never_slc, .erase_count = fresh});
     for (int k = 0; k < TX_KINDS; k++) flash_on_done(&g->fl, (flash_kind)k, record, g);
 }
 

@@ -104,20 +104,22 @@ typedef struct reads {
     ssdlab_stats st;
     uint64_t outcomes[ECC_OUTCOMES];
     uint64_t block_reads;
+    ssd_media_events ev;
+    char check[256]; /* the FTL checker's complaint, or empty */
 } reads;
 
-/* QD1 random reads of a filled drive with the error rate `fresh`. */
-static reads random_reads(const char *fresh, const char *steps)
+/* QD1 random reads of a filled drive with the drive's settings and more. */
+static reads run_reads(const char *const *more)
 {
     drive_rig g;
-    drive_rig_open(&g, drive, (const char *const[]){fresh, steps, NULL});
+    drive_rig_open(&g, drive, more);
     char err[512];
     workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
     cr_assert_not_null(w, "%s", err);
     workload_precondition(w);
     workload_result res;
     cr_assert_eq(workload_run(w, &res, err, sizeof err), 0, "%s", err);
-    reads r;
+    reads r = {0};
     ssd_stats(g.d, &r.st);
     r.mean_ns = r.st.latency_sum_ns[SSDLAB_READ] / (double)r.st.completed[SSDLAB_READ];
     ssd_ecc_outcomes(g.d, r.outcomes);
@@ -125,6 +127,9 @@ static reads random_reads(const char *fresh, const char *steps)
     const media *m = ssd_media(g.d);
     r.block_reads = 0;
     for (size_t b = 0; b < (size_t)p->dies * p->blocks_per_die; b++) r.block_reads += m->blocks[b].reads;
+    ssd_media_events_get(g.d, &r.ev);
+    r.check[0] = 0;
+    ftl_check(ssd_ftl(g.d), r.check, sizeof r.check);
     workload_free(w);
     drive_rig_close(&g);
     return r;
@@ -139,6 +144,8 @@ static double bus_ns(uint32_t units)
     drive_rig_close(&g);
     return t;
 }
+
+static reads random_reads(const char *fresh, const char *steps) { return run_reads((const char *const[]){fresh, steps, NULL}); }
 
 /* RBER 1e-3 (18 errors a codeword against 150): every read decodes at
  * once. RBER 2e-2 (369 errors) fails; one step (x 0.25: 92 errors, six
@@ -258,4 +265,110 @@ Test(media, aging_adds_cycles_to_every_block_and_keeps_the_steady_state)
     workload_free(wa);
     drive_rig_close(&gs);
     drive_rig_close(&ga);
+}
+
+/* --- the firmware's reactions ----------------------------------------------- */
+
+/* 3,000 QD1 reads of one 4 KiB unit: its block reaches 1,000 reads at the
+ * 1,000th and is moved, once; the block its data went to is GC's open
+ * block, which is not reclaimed while open. At 5,000 nothing moves. */
+Test(media, read_reclaim_fires_at_its_read_count)
+{
+    const char *const one_unit[] = {"nand.rber_fresh=1e-4", "controller.read_retry_steps=0", "workload.region_size=4KiB",
+                                    "ftl.read_reclaim_reads=1000", NULL};
+    reads moved = run_reads(one_unit);
+    cr_assert_eq(moved.ev.jobs[MEDIA_DISTURBED], 1);
+    cr_assert_eq(moved.ev.jobs[MEDIA_ERRORS] + moved.ev.jobs[MEDIA_STALE], 0);
+    cr_assert_gt(moved.ev.moved[MEDIA_DISTURBED], 0, "the block's valid units moved");
+    cr_assert_eq(moved.st.reclaimed_blocks, 1);
+    cr_assert_str_empty(moved.check, "%s", moved.check);
+    reads kept = run_reads((const char *const[]){"nand.rber_fresh=1e-4", "controller.read_retry_steps=0",
+                                                 "workload.region_size=4KiB", "ftl.read_reclaim_reads=5000", NULL});
+    cr_assert_eq(kept.ev.jobs[MEDIA_DISTURBED], 0);
+    cr_assert_eq(kept.block_reads, 3000, "one block took every read");
+}
+
+/* Every read needs one ladder step (RBER 2e-2, gain 0.25): with the
+ * threshold at one step the blocks read are moved; at two, none. */
+Test(media, read_reclaim_fires_at_its_ladder_steps)
+{
+    reads at1 = run_reads((const char *const[]){"nand.rber_fresh=2e-2", "controller.read_retry_steps=3",
+                                                "ftl.read_reclaim_steps=1", NULL});
+    reads at2 = run_reads((const char *const[]){"nand.rber_fresh=2e-2", "controller.read_retry_steps=3",
+                                                "ftl.read_reclaim_steps=2", NULL});
+    cr_assert_gt(at1.ev.jobs[MEDIA_ERRORS], 10);
+    cr_assert_eq(at1.ev.jobs[MEDIA_DISTURBED] + at1.ev.jobs[MEDIA_STALE], 0);
+    cr_assert_str_empty(at1.check, "%s", at1.check);
+    cr_assert_eq(at2.ev.jobs[MEDIA_ERRORS], 0);
+}
+
+/* Data kept 1,000 h at 25 C: a refresh age of 900 h moves the blocks read,
+ * one of 1,100 h none. */
+Test(media, refresh_moves_data_past_its_age)
+{
+    const char *const aged[] = {"nand.rber_fresh=1e-4", "workload.precondition=age", "workload.age_retention=1000h",
+                                "workload.age_temperature=25", "controller.read_retry_steps=0", NULL};
+    reads young = run_reads((const char *const[]){aged[0], aged[1], aged[2], aged[3], aged[4], "ftl.refresh_age=1100h", NULL});
+    reads old = run_reads((const char *const[]){aged[0], aged[1], aged[2], aged[3], aged[4], "ftl.refresh_age=900h", NULL});
+    cr_assert_eq(young.ev.jobs[MEDIA_STALE], 0);
+    cr_assert_gt(old.ev.jobs[MEDIA_STALE], 10);
+    cr_assert_eq(old.st.refreshed_blocks, old.ev.jobs[MEDIA_STALE]);
+    cr_assert_str_empty(old.check, "%s", old.check);
+}
+
+/* Blocks rated for 4 cycles that fail near them (spread 30 %): steady
+ * preconditioning and random writes retire some. A retired block is in no
+ * free list and never again in service; no die retires past its share of
+ * the spare blocks, and a block past its limit stays in service only on a
+ * die that reached it. Returns the blocks retired; *worn: erases of worn
+ * blocks kept in service. */
+static uint64_t retire_run(const char *capacity, uint64_t *worn, uint64_t *room)
+{
+    drive_rig g;
+    drive_rig_open(&g, drive, (const char *const[]){"controller.ecc_model=probability", capacity, "nand.pe_cycles=4",
+                                                      "nand.endurance=1", "nand.endurance_spread=30%",
+                                                      "workload.precondition=steady", "workload.steady_overwrites=3",
+                                                      "workload.read_share=0", NULL});
+    char err[512];
+    workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
+    cr_assert_not_null(w, "%s", err);
+    workload_precondition(w);
+    workload_result res;
+    cr_assert_eq(workload_run(w, &res, err, sizeof err), 0, "%s", err);
+    const ftl *f = ssd_ftl(g.d);
+    const ssd_params *p = ssd_params_of(g.d);
+    uint64_t retired = 0;
+    for (uint32_t d = 0; d < p->dies; d++) {
+        uint32_t on_die = 0;
+        for (uint32_t i = 0; i < f->dies[d].free_count; i++)
+            cr_assert_neq(f->blocks[f->dies[d].free[i]].state, BLOCK_RETIRED, "a retired block is free");
+        for (uint32_t b = d * p->blocks_per_die; b < (d + 1) * p->blocks_per_die; b++) {
+            on_die += f->blocks[b].state == BLOCK_RETIRED;
+            if (f->blocks[b].state == BLOCK_FREE && f->blocks[b].erase_count >= f->ret.limit[b])
+                cr_assert_eq(f->dies[d].retired, f->ret.spare_blocks, "block %u is worn out, free, and its die has room", b);
+        }
+        cr_assert_eq(on_die, f->dies[d].retired);
+        cr_assert_leq(on_die, f->ret.spare_blocks);
+        retired += on_die;
+    }
+    cr_assert_eq(retired, f->retired);
+    cr_assert_eq(ftl_check(f, err, sizeof err), 0, "%s", err);
+    *worn = f->worn_erases;
+    *room = (uint64_t)p->dies * f->ret.spare_blocks;
+    workload_free(w);
+    drive_rig_close(&g);
+    return retired;
+}
+
+/* 400 MB on 768 MiB of flash: room to retire every block that fails (26
+ * of 48); 600 MB: the spare runs out, worn blocks stay in service. */
+Test(media, retired_blocks_leave_the_free_pool)
+{
+    uint64_t worn, room;
+    uint64_t retired = retire_run("drive.user_capacity=400MB", &worn, &room);
+    cr_assert(retired > 10 && retired < room && worn == 0, "retired %llu of %llu, worn %llu", (unsigned long long)retired,
+              (unsigned long long)room, (unsigned long long)worn);
+    retired = retire_run("drive.user_capacity=600MB", &worn, &room);
+    cr_assert(retired == room && worn > 0, "retired %llu of %llu, worn %llu", (unsigned long long)retired,
+              (unsigned long long)room, (unsigned long long)worn);
 }

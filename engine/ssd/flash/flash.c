@@ -301,6 +301,9 @@ static void plan_ecc(flash *fl, txn *t)
     t->ecc_failed = o.failed;
     fl->n.ecc_outcomes[o.failed ? ecc_outcome_failed(p) : o.soft ? ecc_outcome_soft(p) : o.retries]++;
     fl->n.uncorrectable += o.failed;
+    if (!fl->blocks.due) return;
+    media_reason why = media_reaction(&fl->med, t->block, o.retries + o.soft, sim_now(fl->s));
+    if (why != MEDIA_FINE && fl->blocks.due(fl->blocks.due_ctx, t->block, why)) media_flag(&fl->med, t->block);
 }
 
 /* Reads the page again while its plan asks: true if it went back. */

@@ -36,6 +36,11 @@ typedef struct flash_blocks {
     bool (*slc)(void *ctx, uint32_t block);
     uint32_t (*erase_count)(void *ctx, uint32_t block);
     void *ctx;
+    /* rber model: a read found the block due for reclaim or refresh
+     * (media_reason); true if the firmware took it (it is not told again
+     * until the block's next erase). NULL: no reactions. */
+    bool (*due)(void *ctx, uint32_t block, int reason);
+    void *due_ctx;
 } flash_blocks;
 
 /* Called on die activity once the simulated time has reached *due (a time

@@ -63,13 +63,31 @@ media_outcome media_decide(const media_params *mp, double rber, uint32_t codewor
     return o;
 }
 
+double media_retention_hours(const media *m, uint32_t block, sim_time_t now)
+{
+    const media_block *b = &m->blocks[block];
+    double hours = b->aged_hours;
+    if (now > b->written_at) hours += (double)(now - b->written_at) / ns_per_hour * m->run_acceleration;
+    return hours;
+}
+
+media_reason media_reaction(const media *m, uint32_t block, uint32_t steps, sim_time_t now)
+{
+    const media_params *mp = m->mp;
+    const media_block *b = &m->blocks[block];
+    if (b->flagged) return MEDIA_FINE;
+    if (mp->reclaim_steps && steps >= mp->reclaim_steps) return MEDIA_ERRORS;
+    if (mp->reclaim_reads && b->reads >= mp->reclaim_reads) return MEDIA_DISTURBED;
+    if (mp->refresh_hours > 0 && media_retention_hours(m, block, now) >= mp->refresh_hours) return MEDIA_STALE;
+    return MEDIA_FINE;
+}
+
 double media_block_rber(const media *m, const ssd_params *p, uint32_t block, uint32_t off, uint32_t erases, int slc,
                         sim_time_t now)
 {
     const media_params *mp = m->mp;
     const media_block *b = &m->blocks[block];
-    double hours = b->aged_hours;
-    if (now > b->written_at) hours += (double)(now - b->written_at) / ns_per_hour * m->run_acceleration;
+    double hours = media_retention_hours(m, block, now);
     double factor = slc ? mp->slc_factor : mp->page_factor[params_page_type(p, off)];
     return media_rber(mp, erases, hours, b->reads, factor);
 }

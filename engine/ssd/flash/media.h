@@ -32,12 +32,18 @@
 #include "params.h"
 
 /* Per block, what its errors depend on besides its erase count. */
+/* Why the firmware should move a block's data (its reactions, media.h's
+ * thresholds in media_params): none, read disturb, a read that needed too
+ * many ladder steps, data older than the refresh age. */
+typedef enum media_reason { MEDIA_FINE, MEDIA_DISTURBED, MEDIA_ERRORS, MEDIA_STALE, MEDIA_REASONS } media_reason;
+
 typedef struct media_block {
     uint32_t reads;        /* array reads since its erase */
     uint32_t erases_seen;  /* its erase count when this state was last reset */
     sim_time_t written_at; /* its first program since the erase */
     double aged_hours;     /* retention before written_at's clock (aging), at the reference temperature */
     uint8_t unwritten;     /* erased, not programmed since */
+    uint8_t flagged;       /* the firmware was told to move it (once per erase) */
 } media_block;
 
 typedef struct media {
@@ -70,6 +76,14 @@ media_outcome media_decide(const media_params *mp, double rber, uint32_t codewor
 /* The error rate a read of `block` at unit offset `off` sees now. */
 double media_block_rber(const media *m, const ssd_params *p, uint32_t block, uint32_t off, uint32_t erases, int slc,
                         sim_time_t now);
+
+/* Hours of retention at the reference temperature of the block's data. */
+double media_retention_hours(const media *m, uint32_t block, sim_time_t now);
+/* Whether a read that took `steps` (ladder steps, the soft read one more)
+ * finds the block due for reclaim or refresh; MEDIA_FINE if it is, but
+ * the firmware was told already. */
+media_reason media_reaction(const media *m, uint32_t block, uint32_t steps, sim_time_t now);
+static inline void media_flag(media *m, uint32_t block) { m->blocks[block].flagged = 1; }
 
 static inline void media_count_read(media *m, uint32_t block, uint32_t sensings)
 {

@@ -54,6 +54,7 @@ void ftl_free(ftl *f)
     free(f->version_of_physical);
     free(f->latest_version);
     free(f->map_loc);
+    retire_free(&f->ret);
     memset(f, 0, sizeof *f);
 }
 
@@ -364,6 +365,7 @@ static uint32_t mark_victim(ftl *f, uint32_t b)
 
 uint32_t ftl_pick_victim(ftl *f, uint32_t die) { return mark_victim(f, ftl_gc_policies[f->p->gc_policy].pick(f, die)); }
 uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die) { return mark_victim(f, scan_die(f, die, closed_slc, oldest, 0)); }
+uint32_t ftl_claim_victim(ftl *f, uint32_t block) { return mark_victim(f, block); }
 
 uint32_t ftl_slc_closed(const ftl *f, uint32_t die)
 {
@@ -383,6 +385,15 @@ void ftl_erase(ftl *f, uint32_t block)
     f->erases++;
     revmap_drop(&f->rm, block);
     ftl_die *d = &f->dies[ftl_die_of_block(f, block)];
+    if (retire_due(&f->ret, block, b->erase_count)) {
+        if (d->retired < f->ret.spare_blocks) {
+            b->state = BLOCK_RETIRED;
+            d->retired++;
+            f->retired++;
+            return;
+        }
+        f->worn_erases++;
+    }
     d->free[d->free_count++] = block;
 }
 

@@ -18,6 +18,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "params.h"
+#include "retire.h"
 #include "revmap.h"
 
 #define FTL_NONE UINT32_MAX
@@ -50,7 +51,8 @@ typedef enum ftl_stream {
  * over its number. */
 #define FTL_MAP_BIT UINT32_C(0x80000000)
 /* BLOCK_ZONE: a zoned namespace's block, never free, never collected. */
-typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM, BLOCK_ZONE } block_state;
+/* BLOCK_RETIRED: out of service (retire.h). */
+typedef enum block_state { BLOCK_FREE, BLOCK_OPEN, BLOCK_CLOSED, BLOCK_VICTIM, BLOCK_ZONE, BLOCK_RETIRED } block_state;
 
 typedef struct ftl_block {
     uint32_t valid;       /* valid units */
@@ -71,6 +73,7 @@ typedef struct ftl_die {
     uint64_t burst_host, burst_gc; /* units placed in the burst: host writes get ftl.gc.burst_host_share of GC's */
     uint32_t burst_victims; /* blocks collected in the burst (ftl.gc.burst_victims caps them) */
     uint32_t covered;     /* ftl_cover's count of the die's blocks it chose */
+    uint32_t retired;     /* blocks out of service */
 } ftl_die;
 
 /* A closed block and its cost to a victim policy (ftl_cover's ranking). */
@@ -93,6 +96,8 @@ typedef struct ftl {
     uint64_t units_folded; /* of units_written[STREAM_GC]: moved out of SLC-mode blocks */
     uint64_t units_padded; /* programmed without data, to close a program unit */
     uint64_t erases;
+    retire ret;
+    uint64_t retired, worn_erases; /* blocks retired; erases of blocks past their limit kept in service */
     uint64_t mapped; /* logical units holding data */
     /* FDP: host units written and units GC moved, per placement handle;
      * reclaim units whose data GC moved (the "media reallocated" event). */
@@ -116,6 +121,8 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng);
 uint32_t ftl_reverse_map_slots(const ssd_params *p);
 void ftl_free(ftl *f);
 int ftl_enable_versions(ftl *f);
+/* Draws each block's endurance (retire.h); none when retirement is off. */
+static inline int ftl_draw_endurance(ftl *f, gsl_rng *rng) { return retire_init(&f->ret, f->p, rng); }
 
 /* Physical unit id <-> (block, offset) */
 static inline uint32_t ftl_block_of(const ftl *f, uint32_t ppa) { return revmap_block_of(&f->rm, ppa); }
@@ -216,6 +223,8 @@ bool ftl_slc_room(const ftl *f, uint32_t die);
 uint32_t ftl_slc_die(ftl *f);
 /* The oldest closed SLC block of the die, marked as victim, or FTL_NONE. */
 uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die);
+/* Makes a closed block the next victim of its die (read reclaim, refresh). */
+uint32_t ftl_claim_victim(ftl *f, uint32_t block);
 /* Closed SLC blocks of the die (data that folding can move). */
 uint32_t ftl_slc_closed(const ftl *f, uint32_t die);
 

@@ -18,8 +18,37 @@ static void start_job(reclaim *r, uint32_t die, uint32_t victim, bool fold, bool
     rd->next = 0;
     rd->reads_out = 0;
     rd->moved = 0;
+    rd->reason = MEDIA_FINE;
     rd->job_started = sim_now(r->s);
     issue_reads(r, die);
+}
+
+/* Starts moving the oldest block found due that is still as it was. */
+static void due_next(reclaim *r, uint32_t die)
+{
+    reclaim_die *rd = &r->dies[die];
+    while (!rd->active && rd->due_count) {
+        reclaim_due q = rd->due[rd->due_head];
+        rd->due_head = (rd->due_head + 1) % RECLAIM_PENDING;
+        rd->due_count--;
+        const ftl_block *b = &r->f->blocks[q.block];
+        if (b->state != BLOCK_CLOSED || b->erase_count != q.erases) continue; /* GC took it meanwhile */
+        start_job(r, die, ftl_claim_victim(r->f, q.block), b->slc, r->idle);
+        rd->reason = q.reason;
+    }
+}
+
+bool reclaim_due_block(void *ctx, uint32_t block, int reason)
+{
+    reclaim *r = ctx;
+    const ftl_block *b = &r->f->blocks[block];
+    uint32_t die = ftl_die_of_block(r->f, block);
+    reclaim_die *rd = &r->dies[die];
+    if (b->state != BLOCK_CLOSED || rd->due_count == RECLAIM_PENDING) return false;
+    rd->due[(rd->due_head + rd->due_count++) % RECLAIM_PENDING] =
+        (reclaim_due){.block = block, .erases = b->erase_count, .reason = (uint8_t)reason};
+    if (!rd->active && ftl_free_blocks(r->f, die) > r->p->gc_threshold) due_next(r, die);
+    return true;
 }
 
 /* A die collecting in a burst (ftl.gc.burst) goes on after each erase (its
@@ -116,6 +145,8 @@ static void background_next(reclaim *r, uint32_t die)
         fold_start(r, die, true);
         return;
     }
+    due_next(r, die);
+    if (r->dies[die].active) return;
     if (ftl_free_blocks(r->f, die) < r->p->gc_background_threshold) {
         uint32_t victim = ftl_pick_victim(r->f, die);
         if (victim != FTL_NONE) start_job(r, die, victim, false, true);
@@ -212,6 +243,8 @@ void reclaim_erase_done(void *ctx, txn *t)
     bool was_fold = rd->is_fold, was_background = rd->background;
     uint32_t moved = r->f->blocks[t->block].write_ptr;
     r->f->reallocations += rd->moved > 0;
+    r->media_jobs[rd->reason] += rd->reason != MEDIA_FINE;
+    r->media_moved[rd->reason] += rd->moved;
     ftl_erase(r->f, t->block);
     rd->active = false;
     flash_txn_free(r->fl, t);
@@ -220,6 +253,7 @@ void reclaim_erase_done(void *ctx, txn *t)
     bool writes_wait = r->hooks.space_freed(r->hooks.ctx);
     reclaim_after_alloc(r, die);
     if (!rd->active && writes_wait && r->p->slc_fold_when_full) fold_start(r, die, false);
+    if (!rd->active && ftl_free_blocks(r->f, die) > r->p->gc_threshold) due_next(r, die);
     if (!rd->active && !was_fold && ftl_free_blocks(r->f, die) > r->p->gc_threshold) {
         uint32_t cold = ftl_wear_victim(r->f, die);
         if (cold != FTL_NONE) start_job(r, die, cold, false, was_background);

@@ -17,9 +17,19 @@
 #include "progunit.h"
 
 enum { RECLAIM_READ_WINDOW = 8 }; /* victim reads a job keeps in flight */
+enum { RECLAIM_PENDING = 16 };    /* blocks a die holds for read reclaim or refresh */
+
+/* A block the media layer found due (media_reason), as its erase count was then. */
+typedef struct reclaim_due {
+    uint32_t block, erases;
+    uint8_t reason;
+} reclaim_due;
 
 typedef struct reclaim_die {
     bool active, is_fold, background;
+    uint8_t reason; /* the job's media_reason, MEDIA_FINE for GC */
+    reclaim_due due[RECLAIM_PENDING];
+    uint32_t due_head, due_count;
     uint32_t victim, next, reads_out;
     uint64_t moved; /* units the job moved so far */
     sim_time_t job_started;
@@ -48,6 +58,8 @@ typedef struct reclaim {
     bool idle;            /* the host is idle: background work may run */
     sim_handler_id on_background;
     reclaim_hooks hooks;
+    /* read reclaim and refresh: blocks moved and units they held, by reason */
+    uint64_t media_jobs[MEDIA_REASONS], media_moved[MEDIA_REASONS];
 } reclaim;
 
 int reclaim_init(reclaim *r, sim *s, ftl *f, flash *fl, progunits *pu, datapath *dp);
@@ -60,6 +72,11 @@ void reclaim_after_alloc(reclaim *r, uint32_t die);
  * false when no die holds SLC data to fold (then writes go to native
  * blocks instead of waiting). */
 bool reclaim_start_folds(reclaim *r);
+/* The media layer found a block due for reclaim or refresh (wired as its
+ * flash_blocks.due): it is moved when its die has no other job, GC for
+ * free space first. False if it is not a closed block or the die holds
+ * enough already (the next read tells again). */
+bool reclaim_due_block(void *ctx, uint32_t block, int reason);
 /* The host fell idle (background work starts on every die), or is busy. */
 void reclaim_idle(reclaim *r);
 static inline void reclaim_busy(reclaim *r) { r->idle = false; }

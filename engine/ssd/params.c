@@ -467,8 +467,10 @@ static int derive_slc_and_spare(ssd_params *p, const cfg *c, char *err, size_t e
     uint64_t per_die_units = (slc_units + p->dies - 1) / p->dies;
     p->slc_blocks_per_die = p->slc == SLC_NONE ? 0
                           : (uint32_t)((per_die_units + p->slc_units_per_block - 1) / p->slc_units_per_block);
-    if (p->slc_blocks_per_die >= p->blocks_per_die / 2)
-        return fail(err, errlen, "key 'slc.size' asks for %llu SLC blocks per die, more than half of the die's %llu blocks", (unsigned long long)(p->slc_blocks_per_die), (unsigned long long)(p->blocks_per_die));
+    /* A static cache keeps its blocks; a dynamic one takes free blocks only
+     * while slc.dynamic_share of the free flash allows, so it may ask for more. */
+    if (p->slc_blocks_per_die >= (p->slc == SLC_STATIC ? p->blocks_per_die / 2 : p->blocks_per_die))
+        return fail(err, errlen, "key 'slc.size' asks for %llu SLC blocks per die, more than the die's %llu blocks allow (half of them for a static cache)", (unsigned long long)(p->slc_blocks_per_die), (unsigned long long)(p->blocks_per_die));
     if (p->gc_reserve >= p->gc_threshold)
         return fail(err, errlen, "key 'ftl.gc.reserve' (%llu) must be below 'ftl.gc.threshold' (%llu)", (unsigned long long)(p->gc_reserve), (unsigned long long)(p->gc_threshold));
     /* GC needs, on every die, the threshold's free blocks (and a burst's)

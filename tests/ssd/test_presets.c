@@ -9,6 +9,8 @@
 
 #include "sim_config.h"
 #include "ssd.h"
+#include "workload.h"
+#include <math.h>
 
 static ssd *build(const char *drive, sim **s, cfg **c, char *err, size_t len)
 {
@@ -202,4 +204,48 @@ Test(presets, a_drive_from_parts_alone_pays_for_trim)
     cr_assert(work_s > 1.0 && work_s < 10.0, "64 GiB TRIM: %.2f s of work", work_s);
     cfg_free(c);
     remove_dir(dir);
+}
+
+/* The QLC preset (Intel 660p 1 TB, 8 dies of 1 Tbit QLC on 4 channels): a
+ * sequential write of an empty drive runs at the SLC rate until its
+ * dynamic cache is full (14 % of the capacity, or half the free flash:
+ * 137 GB), then at the QLC rate:
+ * 8 dies x 4 planes x 16 KiB = 512 KiB per 280 us in SLC mode (1.87 GB/s,
+ * the rated 1,800 MB/s), and 8 dies x 256 KiB per 21 ms after (99.9 MB/s,
+ * "about 100 MB/s" in the reviews). 220 GB take the closed form's time. */
+Test(presets, qlc_writes_its_slc_cache_then_at_the_qlc_rate)
+{
+    sim *s;
+    cfg *c;
+    char err[512];
+    char path[512];
+    snprintf(path, sizeof path, "%s/models/drives/intel-660p-1024.yaml", SOURCE_DIR);
+    c = cfg_create(ssdlab_schema());
+    cfg_load_file(c, path);
+    const char *sets[] = {"workload.pattern=sequential", "workload.block_size=128KiB", "workload.read_share=0",
+                          "workload.precondition=none", "workload.bytes=220GB", "workload.requests=0"};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) cfg_set_override(c, sets[i]);
+    cr_assert_eq(cfg_error_count(c), 0, "%s", cfg_errors(c));
+    sim_options o = sim_options_from_config(c);
+    s = sim_create(&o);
+    ssd *d = ssd_create(s, c, err, sizeof err);
+    cr_assert_not_null(d, "%s", err);
+    workload *w = workload_create(s, d, c, err, sizeof err);
+    cr_assert_not_null(w, "%s", err);
+    workload_result r;
+    cr_assert_eq(workload_run(w, &r, err, sizeof err), 0, "%s", err);
+    const ssd_params *p = ssd_params_of(d);
+    cr_assert_eq(p->bits_per_cell, 4);
+    /* the dynamic cache: at most half the die's free blocks beyond the GC threshold, and its size's share */
+    uint32_t half = (uint32_t)(p->slc_dynamic_share * (params_conventional_blocks(p) - p->gc_threshold));
+    uint32_t blocks = half < p->slc_blocks_per_die ? half : p->slc_blocks_per_die;
+    double cache = (double)blocks * p->dies * p->slc_units_per_block * p->unit;
+    double slc_rate = 8 * 4 * 16384 / 280e-6, qlc_rate = 8 * 262144 / 21e-3;
+    double want = cache / slc_rate + (220e9 - cache) / qlc_rate;
+    cr_assert(cache > 0.13 * 1024e9 && cache < 0.15 * 1024e9, "cache %g B", cache);
+    cr_assert_lt(fabs(r.seconds / want - 1), 0.02, "220 GB in %.1f s, closed form %.1f s", r.seconds, want);
+    workload_free(w);
+    ssd_free(d);
+    sim_free(s);
+    cfg_free(c);
 }

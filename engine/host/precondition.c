@@ -1,6 +1,7 @@
 #include "precondition.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +25,10 @@ static int load_age(precondition_spec *pre, const cfg *c, const ssd *d, char *er
     pre->wear = cfg_float(c, "workload.age_wear");
     pre->retention_hours = (double)cfg_uint(c, "workload.age_retention") / 3.6e12;
     pre->celsius = cfg_float(c, "workload.age_temperature");
-    if (pre->wear == 0 && pre->retention_hours == 0)
+    char where[256];
+    bool wear_set = strcmp(cfg_origin(c, "workload.age_wear", where, sizeof where), "default") != 0;
+    bool retention_set = strcmp(cfg_origin(c, "workload.age_retention", where, sizeof where), "default") != 0;
+    if (!wear_set && !retention_set) /* both may be 0 when given: the new drive's point of a sweep */
         return snprintf(err, errlen, "key 'workload.precondition' is age, and neither 'workload.age_wear' nor "
                                      "'workload.age_retention' is set; expected one, such as age_wear: 80%%"), -1;
     if (pre->retention_hours > 0 && ssd_params_of(d)->media.model != ECC_RBER)

@@ -106,6 +106,8 @@ static uint64_t memory_needed(const ssd_params *p)
     if (p->trim == TRIM_DEFERRED) bytes += p->l2p_units / 8;
     bytes += (uint64_t)p->zones * (sizeof(zone) + sizeof(zone_io));
     bytes += p->read_cache / p->unit * 12; /* tag and stamp per cached unit */
+    if (p->media.model == ECC_RBER) bytes += nblocks * sizeof(media_block);
+    if (p->media.endurance > 0 || p->media.retire_at > 0) bytes += nblocks * sizeof(uint32_t); /* retirement limits */
     return bytes + (16u << 20);
 }
 

@@ -20,16 +20,13 @@ import h5py
 
 ssdlab, source = sys.argv[1], pathlib.Path(sys.argv[2])
 sys.path.insert(0, str(source / "analysis"))
+sys.path.insert(0, str(source / "tests/results"))
+from checks import Checks  # noqa: E402
 import lifetime  # noqa: E402
 
-failures = 0
 UNIT, RATED, FILL_UNITS = 4096, 400 * 10**9, 10 * 10**9 // 4096
 
-
-def check(ok, what):
-    global failures
-    print(("ok    " if ok else "FAIL  ") + what)
-    failures += not ok
+check = Checks()
 
 
 with tempfile.TemporaryDirectory() as out:
@@ -57,4 +54,4 @@ with tempfile.TemporaryDirectory() as out:
     rising = all(b["mean_erases"] > a["mean_erases"] for a, b in zip(pts, pts[1:]))
     check(rising, "the mean erase count rises at every step: " + ", ".join(f"{p['mean_erases']:.1f}" for p in pts))
     check(all(p["wear_waf"] >= 1 for p in pts[1:]), "every wear phase's WAF >= 1")
-sys.exit(1 if failures else 0)
+sys.exit(check.status())

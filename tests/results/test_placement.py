@@ -19,15 +19,11 @@ import tempfile
 
 ssdlab, source = sys.argv[1], pathlib.Path(sys.argv[2])
 sys.path.insert(0, str(source / "analysis"))
+sys.path.insert(0, str(source / "tests/results"))
+from checks import Checks  # noqa: E402
 import placement  # noqa: E402
 
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok    " if ok else "FAIL  ") + what)
-    failures += not ok
+check = Checks()
 
 
 with tempfile.TemporaryDirectory() as out:
@@ -45,4 +41,4 @@ with tempfile.TemporaryDirectory() as out:
     check(worst["fdp"] < worst["conventional"], f"fdp's worst p99 write {worst['fdp']:.2f} ms < conventional's {worst['conventional']:.2f} ms")
     for name, f in m.items():
         check(f["waf"] >= 1.0 and len(f["workers"]) == 4, f"{name}: total WAF {f['waf']:.3f} >= 1, four workers")
-sys.exit(1 if failures else 0)
+sys.exit(check.status())

@@ -24,14 +24,14 @@ static cfg *small_drive(const char *path)
     return c;
 }
 
-/* The eight families of models/drives (the capacity files name one). */
+/* The nine families of models/drives (the capacity files name one). */
 Test(stress, finds_every_preset_family)
 {
     glob_t g;
     char **paths;
     int n = stress_families(SOURCE_DIR "/models", &g, &paths);
-    cr_assert_eq(n, 8, "families found: %d", n);
-    const char *expect[] = {"crucial-bx100.yaml", "crucial-bx200.yaml", "example-sata-480.yaml", "ocz-tr150.yaml",
+    cr_assert_eq(n, 9, "families found: %d", n);
+    const char *expect[] = {"crucial-bx100.yaml", "crucial-bx200.yaml", "example-sata-480.yaml", "intel-660p.yaml", "ocz-tr150.yaml",
                             "plextor-m9pe.yaml", "samsung-850-evo.yaml", "silicon-power-s55.yaml", "toshiba-tr200.yaml"};
     for (int i = 0; i < n; i++) cr_assert_str_eq(strrchr(paths[i], '/') + 1, expect[i]);
     free(paths);

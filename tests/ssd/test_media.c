@@ -108,17 +108,24 @@ typedef struct reads {
     char check[256]; /* the FTL checker's complaint, or empty */
 } reads;
 
+/* The test drive with more settings, preconditioned, and run when asked. */
+static workload *prepared(drive_rig *g, const char *const *more, bool run)
+{
+    drive_rig_open(g, drive, more);
+    char err[512];
+    workload *w = workload_create(g->s, g->d, g->c, err, sizeof err);
+    cr_assert_not_null(w, "%s", err);
+    workload_precondition(w);
+    workload_result res;
+    if (run) cr_assert_eq(workload_run(w, &res, err, sizeof err), 0, "%s", err);
+    return w;
+}
+
 /* QD1 random reads of a filled drive with the drive's settings and more. */
 static reads run_reads(const char *const *more)
 {
     drive_rig g;
-    drive_rig_open(&g, drive, more);
-    char err[512];
-    workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
-    cr_assert_not_null(w, "%s", err);
-    workload_precondition(w);
-    workload_result res;
-    cr_assert_eq(workload_run(w, &res, err, sizeof err), 0, "%s", err);
+    workload *w = prepared(&g, more, true);
     reads r = {0};
     ssd_stats(g.d, &r.st);
     r.mean_ns = r.st.latency_sum_ns[SSDLAB_READ] / (double)r.st.completed[SSDLAB_READ];
@@ -190,12 +197,8 @@ Test(media, uncorrectable_reads_are_counted_and_cost_the_soft_read)
 Test(media, aging_adds_accelerated_retention)
 {
     drive_rig g;
-    drive_rig_open(&g, drive, (const char *const[]){"nand.rber_fresh=1e-4", "nand.rber_retention=1e-6",
-                                                      "nand.rber_retention_wear_exponent=0", NULL});
-    char err[512];
-    workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
-    cr_assert_not_null(w, "%s", err);
-    workload_precondition(w);
+    workload *w = prepared(&g, (const char *const[]){"nand.rber_fresh=1e-4", "nand.rber_retention=1e-6",
+                                                     "nand.rber_retention_wear_exponent=0", NULL}, false);
     ssd_age(g.d, 1000, 40);
     const ssd_params *p = ssd_params_of(g.d);
     const media *m = ssd_media(g.d);
@@ -231,11 +234,7 @@ Test(media, refuses_an_incomplete_model)
  * 1y at 40 C (a year is 8,760 h; d and y are time units). */
 static ssd *preconditioned(drive_rig *g, workload **w, const char *const *more)
 {
-    drive_rig_open(g, drive, more);
-    char err[512];
-    *w = workload_create(g->s, g->d, g->c, err, sizeof err);
-    cr_assert_not_null(*w, "%s", err);
-    workload_precondition(*w);
+    *w = prepared(g, more, false);
     return g->d;
 }
 
@@ -325,16 +324,11 @@ Test(media, refresh_moves_data_past_its_age)
 static uint64_t retire_run(const char *capacity, uint64_t *worn, uint64_t *room)
 {
     drive_rig g;
-    drive_rig_open(&g, drive, (const char *const[]){"controller.ecc_model=probability", capacity, "nand.pe_cycles=4",
-                                                      "nand.endurance=1", "nand.endurance_spread=30%",
-                                                      "workload.precondition=steady", "workload.steady_overwrites=3",
-                                                      "workload.read_share=0", NULL});
+    workload *w = prepared(&g, (const char *const[]){"controller.ecc_model=probability", capacity, "nand.pe_cycles=4",
+                                                     "nand.endurance=1", "nand.endurance_spread=30%",
+                                                     "workload.precondition=steady", "workload.steady_overwrites=3",
+                                                     "workload.read_share=0", NULL}, true);
     char err[512];
-    workload *w = workload_create(g.s, g.d, g.c, err, sizeof err);
-    cr_assert_not_null(w, "%s", err);
-    workload_precondition(w);
-    workload_result res;
-    cr_assert_eq(workload_run(w, &res, err, sizeof err), 0, "%s", err);
     const ftl *f = ssd_ftl(g.d);
     const ssd_params *p = ssd_params_of(g.d);
     uint64_t retired = 0;

@@ -94,6 +94,20 @@ static void print_media_events(FILE *log, const ssd *d)
                 ev.spare_left, (unsigned long long)ev.worn_erases);
 }
 
+/* What power losses did (powerloss.h), since the drive was built. */
+static void print_power_loss(FILE *log, const ssd *d)
+{
+    const ssd_params *p = ssd_params_of(d);
+    const powerloss_log *pl = ssd_power_loss_log(d);
+    fprintf(log, "  power loss %llu (%s): %llu units of acknowledged host data lost (%.3f MiB), %llu units GC had moved; ",
+            (unsigned long long)pl->events, p->plp ? "capacitors" : "no protection", (unsigned long long)pl->lost_units,
+            (double)pl->lost_units * p->unit / 1048576.0, (unsigned long long)pl->lost_relocated);
+    if (p->plp)
+        fprintf(log, "flush %.3f ms on %.4f J%s; ", 1e3 * pl->flush_s, pl->flush_energy_j,
+                pl->holdup_short ? " (more than drive.holdup_energy)" : "");
+    fprintf(log, "mapping rebuilt (%s) in %.3f ms\n", p->rebuild_checkpoint ? "checkpoint" : "scan", 1e3 * pl->rebuild_s);
+}
+
 /* What one phase (or a run without phases) did. */
 void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *r, size_t index, size_t phases)
 {
@@ -108,6 +122,10 @@ void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *
     snprintf(pcmark, sizeof pcmark, "pcmark8:%s (seed %llu)", cfg_str(c, "workload.pcmark8_app"),
              (unsigned long long)cfg_uint(c, "workload.pcmark8_seed"));
     if (phases) fprintf(log, "phase %zu of %zu%s%s%s: %s\n", index + 1, phases, name[0] ? " (" : "", name, name[0] ? ")" : "", kind);
+    if (!strcmp(kind, "power_loss")) {
+        print_power_loss(log, d);
+        return;
+    }
     if (!strcmp(kind, "idle")) {
         fprintf(log, "  idle for %.3f s of simulated time\n", r->seconds);
         return;

@@ -55,8 +55,8 @@ const cfg_key workload_config_keys[] = {
     {"workload.duration", CFG_TIME, "s", "0s", NULL, NULL, NULL, "Simulated time to run for after the warm-up; 0 means no limit."},
     {"workload.warmup", CFG_UINT, NULL, "0", "0", NULL, NULL, "Requests completed and not measured first."},
     {"workload.name", CFG_STRING, NULL, "", NULL, NULL, NULL, "Name of the workload or phase, shown in reports."},
-    {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle|wear",
-     "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration); wear (the phase's writes through the FTL's fast path, no simulated time passing, to workload.wear of the rated endurance or workload.drive_writes)."},
+    {"workload.phase", CFG_ENUM, NULL, "io", NULL, NULL, "io|fill|trim|idle|wear|power_loss",
+     "What a phase does: io (synthetic or trace, per workload.source); fill (write the region sequentially once, workload.block_size at workload.queue_depth); trim (deallocate the region, workload.trim_chunk per command); idle (no commands for workload.duration); wear (the phase's writes through the FTL's fast path, no simulated time passing, to workload.wear of the rated endurance or workload.drive_writes); power_loss (the power fails and returns: docs/reliability.md)."},
     {"workload.wear", CFG_FRACTION, NULL, "0", "0", "100", NULL,
      "Wear phase: the share of the drive's rated endurance (drive.rated_tbw) its host writes since new reach when the phase ends (50% or 0.5; above 100% past the rating)."},
     {"workload.with_previous", CFG_BOOL, NULL, "false", NULL, NULL, NULL,
@@ -99,7 +99,7 @@ const cfg_key workload_config_keys[] = {
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-typedef enum phase_kind { PHASE_IO, PHASE_FILL, PHASE_TRIM, PHASE_IDLE, PHASE_WEAR } phase_kind;
+typedef enum phase_kind { PHASE_IO, PHASE_FILL, PHASE_TRIM, PHASE_IDLE, PHASE_WEAR, PHASE_POWER_LOSS } phase_kind;
 
 struct workload {
     sim *s;
@@ -363,8 +363,8 @@ undo:
 /* workload.phase's choices, in phase_kind's order. */
 static phase_kind kind_named(const char *name)
 {
-    static const char *const names[] = {"io", "fill", "trim", "idle", "wear"};
-    for (phase_kind k = PHASE_WEAR; k > PHASE_IO; k--)
+    static const char *const names[] = {"io", "fill", "trim", "idle", "wear", "power_loss"};
+    for (phase_kind k = PHASE_POWER_LOSS; k > PHASE_IO; k--)
         if (!strcmp(name, names[k])) return k;
     return PHASE_IO;
 }
@@ -376,6 +376,7 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
     const char *phase = cfg_str(c, "workload.phase");
     w->kind = kind_named(phase);
     w->duration = cfg_uint(c, "workload.duration");
+    if (w->kind == PHASE_POWER_LOSS) return 0;
     if (w->kind == PHASE_IDLE) {
         if (w->duration) return 0;
         snprintf(err, errlen, "an idle phase needs 'workload.duration'; expected a time such as 15min");
@@ -537,6 +538,13 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
             if (why == SIM_STOP_REQUESTED || why == SIM_STOP_FAILED) break;
             sim_advance_to(w->s, to); /* the drive may have had nothing left to do */
         }
+        r->seconds = sim_time_to_sec(sim_now(w->s) - start);
+        return 0;
+    }
+    if (w->kind == PHASE_POWER_LOSS) {
+        ssd_reset_stats(w->d);
+        sim_time_t start = sim_now(w->s);
+        if (ssd_power_loss(w->d)) return snprintf(err, errlen, "out of memory for the list of lost units"), -1;
         r->seconds = sim_time_to_sec(sim_now(w->s) - start);
         return 0;
     }

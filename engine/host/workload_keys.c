@@ -21,12 +21,13 @@ static int refuse_key(const char *key, const char *origin, bool on_replay, char 
 /* The kinds of phase a key shapes. Set in a phase of another kind, it
  * would be ignored: that is an error, and so is a key set for the whole
  * workload that no phase of it uses. */
-enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32, FOR_ZONED = 128, FOR_WEAR = 256 };
+enum { FOR_IO = 1, FOR_FILL = 2, FOR_TRIM = 4, FOR_IDLE = 8, FOR_TIMED = 16, FOR_AFAP = 32, FOR_ZONED = 128, FOR_WEAR = 256,
+       FOR_POWER_LOSS = 512 /* no key: a power loss has no parameters of its own */ };
 /* Refused on a phase of the other source (a replay, a synthetic phase)
  * wherever it is set, inherited from the workload's top included. */
 enum { ANYWHERE = 64 };
 enum { FOR_REPLAY = FOR_TIMED | FOR_AFAP, FOR_RUNS = FOR_IO | FOR_REPLAY | FOR_ZONED,
-       FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM | FOR_WEAR, FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE | FOR_ZONED | FOR_WEAR,
+       FOR_REGION = FOR_IO | FOR_FILL | FOR_TRIM | FOR_WEAR, FOR_SYNTHETIC = FOR_IO | FOR_FILL | FOR_TRIM | FOR_IDLE | FOR_ZONED | FOR_WEAR | FOR_POWER_LOSS,
        FOR_OBJECTS = FOR_IO | FOR_ZONED | FOR_WEAR };
 static const struct {
     const char *key;
@@ -86,6 +87,7 @@ static unsigned kind_of(const cfg *c, const char **name)
     if (!strcmp(phase, "trim")) return *name = "trim", FOR_TRIM;
     if (!strcmp(phase, "idle")) return *name = "idle", FOR_IDLE;
     if (!strcmp(phase, "wear")) return *name = "wear", FOR_WEAR;
+    if (!strcmp(phase, "power_loss")) return *name = "power_loss", FOR_POWER_LOSS;
     return *name = "io", FOR_IO;
 }
 

@@ -400,6 +400,29 @@ static herr_t write_media_events(hid_t g, const ssd *d)
                                "blocks kept in service; the fewest blocks a die may still retire");
 }
 
+/* Power losses (powerloss.h): their sums, and the byte offsets of the lost units. */
+static herr_t write_power_loss(hid_t file, const ssd *d)
+{
+    const powerloss_log *pl = ssd_power_loss_log(d);
+    if (!pl->events) return 0;
+    hid_t g = H5Gcreate2(file, "power_loss", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (g < 0) return -1;
+    double sums[] = {(double)pl->events, (double)pl->lost_units, (double)pl->lost_relocated, pl->flush_s,
+                     pl->flush_energy_j, (double)pl->holdup_short, pl->rebuild_s};
+    herr_t rc = results_write_table(g, "summary", H5T_NATIVE_DOUBLE, sizeof sums / sizeof *sums, sums,
+                                    "power losses; host units lost; units GC had moved, lost; flush s; flush J; "
+                                    "flushes past drive.holdup_energy; rebuild s");
+    uint64_t *offsets = malloc((pl->lost_count ? pl->lost_count : 1) * sizeof *offsets);
+    if (!offsets) rc = -1;
+    for (size_t i = 0; offsets && i < pl->lost_count; i++) offsets[i] = (uint64_t)pl->lost_lpns[i] * ssd_params_of(d)->unit;
+    if (rc >= 0)
+        rc = results_write_table(g, "lost_lbas", H5T_NATIVE_UINT64, pl->lost_count, offsets,
+                                 "B: the byte offset of each mapping unit whose acknowledged data a power loss took");
+    free(offsets);
+    H5Gclose(g);
+    return rc;
+}
+
 static herr_t write_nand(hid_t file, const ssd *d)
 {
     const ssd_params *p = ssd_params_of(d);
@@ -494,6 +517,7 @@ int results_finish(results_writer *w, const results_meta *meta, const ssd *d, ch
     if (!w->failed && w->ntenants) check(w, write_tenants(w));
     if (!w->failed) check(w, write_meta(w, w->file, meta));
     if (!w->failed) check(w, write_nand(w->file, d));
+    if (!w->failed) check(w, write_power_loss(w->file, d));
     if (!w->failed) check(w, results_write_placement(w->file, d));
     check(w, close_all(w));
     int rc = 0;

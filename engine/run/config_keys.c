@@ -80,7 +80,7 @@ const cfg_schema *ssdlab_schema(void)
     static cfg_schema *schema;
     if (!schema) {
         char err[1024];
-        const cfg_key *const tables[] = {sim_config_keys,      drive_schema(),  zns_config_keys, fdp_config_keys, media_config_keys, precondition_config_keys, power_config_keys,
+        const cfg_key *const tables[] = {sim_config_keys,      drive_schema(),  zns_config_keys, fdp_config_keys, media_config_keys, powerloss_config_keys, precondition_config_keys, power_config_keys,
                                          workload_config_keys, zonewriter_config_keys, trace_zones_config_keys, placement_config_keys, mm1_config_keys, experiment_config_keys};
         schema = cfg_schema_create(tables, sizeof tables / sizeof tables[0], err, sizeof err);
         if (!schema) {

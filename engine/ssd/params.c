@@ -515,7 +515,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen)
     load_ftl(p, c);
     if (derive_geometry(p, c, err, errlen) || params_load_zns(p, c, err, errlen)) return -1;
     if (derive_slc_and_spare(p, c, err, errlen) || params_load_fdp(p, c, err, errlen)) return -1;
-    if (params_load_media(p, c, err, errlen)) return -1;
+    if (params_load_media(p, c, err, errlen) || params_load_powerloss(p, c, err, errlen)) return -1;
     derive_trim(p, c);
     return 0;
 }

@@ -5,6 +5,7 @@
 #ifndef SSDLAB_SSD_PARAMS_H
 #define SSDLAB_SSD_PARAMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,7 @@ extern const cfg_key ssd_config_keys[];
 extern const cfg_key zns_config_keys[]; /* params_zns.c */
 extern const cfg_key fdp_config_keys[]; /* params_fdp.c */
 extern const cfg_key media_config_keys[]; /* params_media.c */
+extern const cfg_key powerloss_config_keys[]; /* params_media.c */
 
 enum { MAX_BITS_PER_CELL = 4 };
 /* Logical units are numbered below 2^31: P2L marks translation units with the top bit. */
@@ -70,6 +72,10 @@ typedef struct ssd_params {
     sim_time_t t_suspend;           /* cost of one suspend and resume */
     double read_retry, read_retry_wear; /* retry probability, fresh and its rise at the rated P/E */
     media_params media;
+    /* power loss (powerloss.h) */
+    bool plp;                /* drive.power_loss_protection = capacitors */
+    double holdup_j;         /* drive.holdup_energy */
+    bool rebuild_checkpoint; /* ftl.rebuild = checkpoint (else scan) */
 
     /* controller */
     uint32_t channels, dies_per_channel, dies;
@@ -163,6 +169,7 @@ int ssd_params_load(ssd_params *p, const cfg *c, char *err, size_t errlen);
 int params_load_zns(ssd_params *p, const cfg *c, char *err, size_t errlen);
 int params_load_fdp(ssd_params *p, const cfg *c, char *err, size_t errlen);
 int params_load_media(ssd_params *p, const cfg *c, char *err, size_t errlen);
+int params_load_powerloss(ssd_params *p, const cfg *c, char *err, size_t errlen);
 /* The power of two at or above n: a zone's address space for its capacity. */
 static inline uint64_t params_power_of_two_at_least(uint64_t n)
 {

@@ -1,6 +1,7 @@
 /* The media's bit errors (the NAND part's) and the controller's ECC: the
- * parameters of flash/media.h. Off unless controller.ecc_model = rber,
- * and then every part of the model must be given. */
+ * parameters of flash/media.h, off unless controller.ecc_model = rber (and
+ * then every part of the model must be given); the firmware's reactions
+ * and retirement; power loss's (powerloss.h). */
 #include "params.h"
 
 #include <stdbool.h>
@@ -145,5 +146,27 @@ int params_load_media(ssd_params *p, const cfg *c, char *err, size_t errlen)
     if (p->unit % m->codeword_bytes)
         return snprintf(err, errlen, "key 'controller.ecc_codeword' (%u B) does not divide the mapping unit (%u B); expected "
                         "a divisor of ftl.mapping_unit", m->codeword_bytes, p->unit), -1;
+    return 0;
+}
+
+/* Power loss (powerloss.h): protection, hold-up energy, how the mapping is rebuilt. */
+const cfg_key powerloss_config_keys[] = {
+    {"drive.power_loss_protection", CFG_ENUM, NULL, "none", NULL, NULL, "none|capacitors",
+     "On power loss: none (acknowledged data still in the buffer is lost), or capacitors (the firmware programs it "
+     "first, on their energy)."},
+    {"drive.holdup_energy", CFG_FLOAT, NULL, "0", "0", "1000", NULL,
+     "Energy the capacitors hold for that flush (J); a flush that needs more is reported; 0: not checked."},
+    {"ftl.rebuild", CFG_ENUM, NULL, "checkpoint", NULL, NULL, "scan|checkpoint",
+     "How the mapping is rebuilt after power returns: scan (read the spare area of every programmed page), or "
+     "checkpoint (read the mapping table's copy on the flash, then scan the blocks still open)."},
+    {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+int params_load_powerloss(ssd_params *p, const cfg *c, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    p->plp = cfg_choice(c, "drive.power_loss_protection") == 1;
+    p->holdup_j = cfg_float(c, "drive.holdup_energy");
+    p->rebuild_checkpoint = cfg_choice(c, "ftl.rebuild") == 1;
     return 0;
 }

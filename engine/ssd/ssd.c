@@ -39,6 +39,7 @@ struct ssd {
     flash_counters flash0;
     uint64_t cache_hits0, slc_written0, map_misses0, map_writebacks0;
     uint64_t media_jobs0[MEDIA_REASONS], media_moved0[MEDIA_REASONS], retired0;
+    powerloss_log pl; /* power losses so far */
     /* The wear path's DRAM-less mapping: the dies its write-backs took
      * blocks from, to look at for GC after the write under way. */
     uint32_t *wear_dies, wear_die_count;
@@ -183,6 +184,7 @@ void ssd_free(ssd *d)
     if (d->has_ftl) ftl_free(&d->f);
     if (d->has_flash) flash_free(&d->fl);
     datapath_free(&d->dp);
+    powerloss_log_free(&d->pl);
     free(d);
 }
 
@@ -378,6 +380,37 @@ void ssd_age(ssd *d, double hours, double celsius)
     for (size_t b = 0; b < nblocks; b++)
         if (d->f.blocks[b].write_ptr) media_age(&d->fl.med, (uint32_t)b, hours, celsius);
 }
+
+/* The power fails now (powerloss.h): protected, the buffered data is
+ * programmed first; unprotected, it is lost. Then the mapping's rebuild
+ * takes its time, and the firmware closes the program units it had begun. */
+int ssd_power_loss(ssd *d)
+{
+    sim_time_t t0 = sim_now(d->s);
+    d->pl.events++;
+    if (d->p.plp) {
+        double e0 = power_energy(&d->power, t0);
+        progunit_pad_all(&d->pu);
+        /* the flush ends with its last program (to the microsecond); work
+         * the firmware would start later does not count */
+        while (d->fl.programs_pending && sim_run(d->s, sim_now(d->s) + 1000) == SIM_STOP_TIME) {}
+        double used = power_energy(&d->power, sim_now(d->s)) - e0;
+        d->pl.flush_s += sim_time_to_sec(sim_now(d->s) - t0);
+        d->pl.flush_energy_j += used;
+        d->pl.holdup_short += d->p.holdup_j > 0 && used > d->p.holdup_j;
+    } else if (powerloss_drop_buffered(&d->f, &d->fl, &d->pl)) {
+        return -1;
+    }
+    sim_time_t rebuild = powerloss_rebuild_time(&d->f, &d->fl);
+    d->pl.rebuild_s += sim_time_to_sec(rebuild);
+    sim_time_t back = sim_now(d->s) + rebuild;
+    sim_run(d->s, back);
+    sim_advance_to(d->s, back);
+    if (progunit_pad_all(&d->pu)) sim_run(d->s, SIM_TIME_MAX);
+    return 0;
+}
+
+const powerloss_log *ssd_power_loss_log(const ssd *d) { return &d->pl; }
 
 void ssd_add_wear(ssd *d, uint32_t cycles)
 {

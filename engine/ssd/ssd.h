@@ -20,6 +20,7 @@
 #include "ftl.h"
 #include "media.h"
 #include "observe.h"
+#include "powerloss.h"
 #include "params.h"
 #include "sim.h"
 #include "ssdlab.h"
@@ -105,6 +106,10 @@ void ssd_media_events_get(const ssd *d, ssd_media_events *ev);
 /* Retention: the data the drive holds has been kept `hours` more at
  * `celsius` (powered off, or idle), as aging does before a run. */
 void ssd_age(ssd *d, double hours, double celsius);
+/* The power fails now and returns (powerloss.h); -1 when memory runs out
+ * for the list of lost units. */
+int ssd_power_loss(ssd *d);
+const powerloss_log *ssd_power_loss_log(const ssd *d);
 /* Wear: every block has been erased `cycles` times more. */
 void ssd_add_wear(ssd *d, uint32_t cycles);
 

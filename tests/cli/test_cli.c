@@ -992,3 +992,27 @@ Test(cli, wear_phase_writes_to_its_share_of_the_rating)
                 "run " SMALL_DRIVE " --set workload.phase=wear --set workload.drive_writes=1 --set workload.read_share=0 "
                 "--set workload.queue_depth=4");
 }
+
+/* A power_loss phase after QD 1 sequential writes that end mid-program-
+ * unit (SMALL_DRIVE without its SLC cache: one-shot TLC, 3 pages x 2
+ * planes x 4 units = 24 units a program; 1,000 = 41 x 24 + 16): after an
+ * idle phase lets the flash work end, the unprotected drive loses the 16
+ * buffered units; with capacitors none. A key on the phase is refused. */
+Test(cli, power_loss_phase_reports_what_it_lost)
+{
+    char wl[64];
+    snprintf(wl, sizeof wl, "/tmp/ssdlab-pl-%d.yaml", (int)getpid());
+    FILE *f = fopen(wl, "w");
+    cr_assert_not_null(f);
+    fputs("workload:\n  precondition: none\n  pattern: sequential\n  block_size: 4KiB\n  queue_depth: 1\n  read_share: 0\n"
+          "phases:\n  - {name: writes, requests: 1000}\n  - {name: settle, phase: idle, duration: 1s}\n"
+          "  - {name: cut, phase: power_loss}\n", f);
+    fclose(f);
+#define NO_CACHE " --set slc.cache=none --set controller.flush=full"
+    output *o = expect_exit(0, "", "run " SMALL_DRIVE NO_CACHE " -w %s", wl);
+    cr_assert(strstr(o->out, "power loss 1 (no protection): 16 units of acknowledged host data lost"), "%s", o->out);
+    o = expect_exit(0, "", "run " SMALL_DRIVE NO_CACHE " -w %s --set drive.power_loss_protection=capacitors", wl);
+    cr_assert(strstr(o->out, "power loss 1 (capacitors): 0 units of acknowledged host data lost"), "%s", o->out);
+    expect_exit(2, "does not apply to a phase of kind power_loss", "run " SMALL_DRIVE " -w %s --set phases.3.requests=5", wl);
+    unlink(wl);
+}

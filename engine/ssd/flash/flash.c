@@ -242,6 +242,7 @@ static void enqueue(flash *fl, txn *t)
 
 void flash_submit(flash *fl, txn *t)
 {
+    fl->programs_pending += t->kind == TX_PROGRAM;
     t->ecc_planned = t->ecc_soft = t->ecc_failed = t->ecc_soft_stage = 0;
     t->ecc_retries = t->ecc_attempt = 0;
     enqueue(fl, t);
@@ -360,6 +361,7 @@ static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     txn *t = obj;
     uint32_t end = t->ppa % fl->p->units_per_block + t->units;
     media_programmed(&fl->med, t->block, sim_now(s));
+    fl->programs_pending--;
     end_long_op(fl, t, fl->programmed[t->block] > end ? fl->programmed[t->block] : end);
 }
 

@@ -99,6 +99,7 @@ typedef struct flash {
     void *watch_ctx;
     const sim_time_t *watch_due;
     flash_counters n;
+    uint32_t programs_pending; /* submitted, not yet done */
     media med; /* bit errors per block (rber model) */
 } flash;
 

@@ -104,7 +104,7 @@ static void print_power_loss(FILE *log, const ssd *d)
             (double)pl->lost_units * p->unit / 1048576.0, (unsigned long long)pl->lost_relocated);
     if (p->plp)
         fprintf(log, "flush %.3f ms on %.4f J%s; ", 1e3 * pl->flush_s, pl->flush_energy_j,
-                pl->holdup_short ? " (more than drive.holdup_energy)" : "");
+                pl->holdup_short ? " (cut short: drive.holdup_energy spent)" : "");
     fprintf(log, "mapping rebuilt (%s) in %.3f ms\n", p->rebuild_checkpoint ? "checkpoint" : "scan", 1e3 * pl->rebuild_s);
 }
 

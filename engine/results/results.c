@@ -411,7 +411,7 @@ static herr_t write_power_loss(hid_t file, const ssd *d)
                      pl->flush_energy_j, (double)pl->holdup_short, pl->rebuild_s};
     herr_t rc = results_write_table(g, "summary", H5T_NATIVE_DOUBLE, sizeof sums / sizeof *sums, sums,
                                     "power losses; host units lost; units GC had moved, lost; flush s; flush J; "
-                                    "flushes past drive.holdup_energy; rebuild s");
+                                    "flushes cut short by drive.holdup_energy; rebuild s");
     uint64_t *offsets = malloc((pl->lost_count ? pl->lost_count : 1) * sizeof *offsets);
     if (!offsets) rc = -1;
     for (size_t i = 0; offsets && i < pl->lost_count; i++) offsets[i] = (uint64_t)pl->lost_lpns[i] * ssd_params_of(d)->unit;

@@ -155,7 +155,8 @@ const cfg_key powerloss_config_keys[] = {
      "On power loss: none (acknowledged data still in the buffer is lost), or capacitors (the firmware programs it "
      "first, on their energy)."},
     {"drive.holdup_energy", CFG_FLOAT, NULL, "0", "0", "1000", NULL,
-     "Energy the capacitors hold for that flush (J); a flush that needs more is reported; 0: not checked."},
+     "Energy the capacitors hold for that flush (J): the flush stops when it is spent, and what is not programmed "
+     "by then is lost; 0: enough for any flush."},
     {"ftl.rebuild", CFG_ENUM, NULL, "checkpoint", NULL, NULL, "scan|checkpoint",
      "How the mapping is rebuilt after power returns: scan (read the spare area of every programmed page), or "
      "checkpoint (read the mapping table's copy on the flash, then scan the blocks still open)."},

@@ -381,26 +381,34 @@ void ssd_age(ssd *d, double hours, double celsius)
         if (d->f.blocks[b].write_ptr) media_age(&d->fl.med, (uint32_t)b, hours, celsius);
 }
 
+/* Capacitors: the firmware pads and programs what its buffer holds, until
+ * the last program ends or the capacitors' energy (drive.holdup_energy,
+ * each operation's energy counted when it starts) is spent; what is not
+ * programmed by then is lost. Steps of a microsecond: the flush's time is
+ * its last program's, not that of work the firmware would start later. */
+static int flush_on_capacitors(ssd *d)
+{
+    sim_time_t t0 = sim_now(d->s);
+    double e0 = power_energy(&d->power, t0), budget = d->p.holdup_j;
+    progunit_pad_all(&d->pu);
+    while (d->fl.programs_pending) {
+        if (budget > 0 && power_energy(&d->power, sim_now(d->s)) - e0 > budget) break;
+        if (sim_run(d->s, sim_now(d->s) + 1000) != SIM_STOP_TIME) break;
+    }
+    d->pl.flush_s += sim_time_to_sec(sim_now(d->s) - t0);
+    d->pl.flush_energy_j += power_energy(&d->power, sim_now(d->s)) - e0;
+    if (!d->fl.programs_pending) return 0;
+    d->pl.holdup_short++;
+    return powerloss_drop_buffered(&d->f, &d->fl, &d->pl);
+}
+
 /* The power fails now (powerloss.h): protected, the buffered data is
  * programmed first; unprotected, it is lost. Then the mapping's rebuild
  * takes its time, and the firmware closes the program units it had begun. */
 int ssd_power_loss(ssd *d)
 {
-    sim_time_t t0 = sim_now(d->s);
     d->pl.events++;
-    if (d->p.plp) {
-        double e0 = power_energy(&d->power, t0);
-        progunit_pad_all(&d->pu);
-        /* the flush ends with its last program (to the microsecond); work
-         * the firmware would start later does not count */
-        while (d->fl.programs_pending && sim_run(d->s, sim_now(d->s) + 1000) == SIM_STOP_TIME) {}
-        double used = power_energy(&d->power, sim_now(d->s)) - e0;
-        d->pl.flush_s += sim_time_to_sec(sim_now(d->s) - t0);
-        d->pl.flush_energy_j += used;
-        d->pl.holdup_short += d->p.holdup_j > 0 && used > d->p.holdup_j;
-    } else if (powerloss_drop_buffered(&d->f, &d->fl, &d->pl)) {
-        return -1;
-    }
+    if (d->p.plp ? flush_on_capacitors(d) : powerloss_drop_buffered(&d->f, &d->fl, &d->pl)) return -1;
     sim_time_t rebuild = powerloss_rebuild_time(&d->f, &d->fl);
     d->pl.rebuild_s += sim_time_to_sec(rebuild);
     sim_time_t back = sim_now(d->s) + rebuild;

@@ -86,6 +86,14 @@ Test(powerloss, an_unprotected_drive_loses_what_its_buffer_held)
     /* the flush: one program unit padded and programmed (a one-shot TLC program, 2 ms by default, and its transfer) */
     cr_assert(kept.log.flush_s > 2e-3 && kept.log.flush_s < 3e-3, "flush %.6f s", kept.log.flush_s);
     cr_assert_gt(kept.log.flush_energy_j, 0);
+    cr_assert_eq(kept.log.holdup_short, 0);
+
+    /* capacitors that hold less than the padded program's energy (60 mW x 2 ms = 120 uJ): the flush is cut, all 7 lost */
+    cut short_ = write_then_cut(5 * UNIT_OF_PROGRAM + 7, "drive.power_loss_protection=capacitors", "drive.holdup_energy=5e-5");
+    cr_assert_eq(short_.log.holdup_short, 1);
+    cr_assert_eq(short_.log.lost_units, 7);
+    cr_assert_str_empty(short_.check, "%s", short_.check);
+    free(short_.log.lost_lpns);
 }
 
 /* The rebuild by scan reads every programmed page's spare area: per

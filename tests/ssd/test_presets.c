@@ -222,7 +222,7 @@ Test(presets, qlc_writes_its_slc_cache_then_at_the_qlc_rate)
     snprintf(path, sizeof path, "%s/models/drives/intel-660p-1024.yaml", SOURCE_DIR);
     c = cfg_create(ssdlab_schema());
     cfg_load_file(c, path);
-    const char *sets[] = {"workload.pattern=sequential", "workload.block_size=128KiB", "workload.read_share=0",
+    const char *sets[] = {"workload.pattern=sequential", "workload.block_size=1MiB", "workload.read_share=0",
                           "workload.precondition=none", "workload.bytes=220GB", "workload.requests=0"};
     for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) cfg_set_override(c, sets[i]);
     cr_assert_eq(cfg_error_count(c), 0, "%s", cfg_errors(c));

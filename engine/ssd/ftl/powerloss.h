@@ -8,8 +8,8 @@
  *   held are unmapped and listed (host writes, and units GC moved whose
  *   only copy was in the buffer, apart).
  * - With capacitors the firmware pads and programs those units first, on
- *   the simulated clock, and the energy it took is compared with the
- *   capacitors' (drive.holdup_energy).
+ *   the simulated clock, until the capacitors' energy (drive.holdup_energy)
+ *   is spent: what is not programmed by then is lost.
  * - Power returns: the firmware rebuilds its mapping (ftl.rebuild), for
  *   the time of the flash reads that takes, and the run goes on. */
 #ifndef SSDLAB_POWERLOSS_H
@@ -24,7 +24,7 @@
 
 /* Every power loss so far, summed; the logical units lost, in order. */
 typedef struct powerloss_log {
-    uint64_t events, lost_units, lost_relocated, holdup_short;
+    uint64_t events, lost_units, lost_relocated, holdup_short; /* holdup_short: flushes the capacitors cut short */
     double flush_s, flush_energy_j, rebuild_s;
     uint32_t *lost_lpns;
     size_t lost_count, lost_room;

@@ -18,7 +18,7 @@ const cfg_key media_config_keys[] = {
      "Bit errors per codeword the hard-decision decoder corrects (rber model)."},
     {"controller.ecc_soft_limit", CFG_UINT, NULL, "0", "0", "100000", NULL,
      "Bit errors per codeword the soft-decision decoder corrects, after the read-retry ladder (rber model); "
-     "at least the hard limit."},
+     "at least the hard limit; equal to it: no soft decoding (BCH)."},
     {"controller.read_retry_steps", CFG_UINT, NULL, "0", "0", "30", NULL,
      "Steps of the read-retry ladder: each reads the page again with shifted references (a full array read, "
      "its transfer and a hard decode) (rber model)."},

@@ -86,6 +86,20 @@ Test(media, ladder_steps_follow_their_thresholds)
     cr_assert_geq(spread, 3, "the rate spreads reads over several steps");
 }
 
+/* A BCH code (soft limit = hard limit) has no soft read: past the ladder
+ * the read fails at once; with LDPC the same rate goes to the soft read. */
+Test(media, a_decoder_without_soft_decisions_fails_after_the_ladder)
+{
+    media_params mp = model();
+    media_outcome ldpc = media_decide(&mp, 0.02, 2, 0.5);
+    cr_assert(ldpc.soft && !ldpc.failed && ldpc.retries == mp.retry_steps, "LDPC: %u steps, soft %u, failed %u",
+              ldpc.retries, ldpc.soft, ldpc.failed);
+    mp.soft_limit = mp.hard_limit;
+    media_outcome bch = media_decide(&mp, 0.02, 2, 0.5);
+    cr_assert(!bch.soft && bch.failed && bch.retries == mp.retry_steps, "BCH: %u steps, soft %u, failed %u", bch.retries,
+              bch.soft, bch.failed);
+}
+
 /* --- on the timed path ------------------------------------------------------ */
 
 /* test_ssd_timing's small drive: tR 50 us on every page type, 2 us decode,

@@ -57,7 +57,9 @@ media_outcome media_decide(const media_params *mp, double rber, uint32_t codewor
         if (u <= media_decode_probability(mp, r, mp->hard_limit, codewords)) return (media_outcome){.retries = (uint8_t)step};
         if (step < mp->retry_steps) r *= mp->retry_gain;
     }
-    /* The soft read senses around the ladder's last references. */
+    /* The soft read senses around the ladder's last references; a decoder
+     * without soft decisions (soft limit = hard limit) has none to try. */
+    if (mp->soft_limit <= mp->hard_limit) return (media_outcome){.retries = (uint8_t)mp->retry_steps, .failed = 1};
     media_outcome o = {.retries = (uint8_t)mp->retry_steps, .soft = 1};
     o.failed = u > media_decode_probability(mp, r, mp->soft_limit, codewords);
     return o;

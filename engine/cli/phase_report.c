@@ -82,13 +82,13 @@ static void print_media_events(FILE *log, const ssd *d)
     const media_params *mp = &ssd_params_of(d)->media;
     ssd_media_events ev;
     ssd_media_events_get(d, &ev);
-    if (mp->reclaim_reads || mp->reclaim_steps || mp->refresh_hours > 0)
+    if (media_reacts(mp))
         fprintf(log, "  read reclaim: %llu blocks for read disturb, %llu for errors (%llu units moved); refresh: %llu "
                      "blocks (%llu units)\n",
                 (unsigned long long)ev.jobs[MEDIA_DISTURBED], (unsigned long long)ev.jobs[MEDIA_ERRORS],
                 (unsigned long long)(ev.moved[MEDIA_DISTURBED] + ev.moved[MEDIA_ERRORS]),
                 (unsigned long long)ev.jobs[MEDIA_STALE], (unsigned long long)ev.moved[MEDIA_STALE]);
-    if (mp->endurance > 0 || mp->retire_at > 0)
+    if (media_retires(mp))
         fprintf(log, "  retirement: %llu blocks retired (%llu since new); a die may retire %u more; %llu erases of "
                      "worn blocks kept in service\n", (unsigned long long)ev.retired, (unsigned long long)ev.retired_ever,
                 ev.spare_left, (unsigned long long)ev.worn_erases);

@@ -442,8 +442,7 @@ static herr_t write_nand(hid_t file, const ssd *d)
             rc = results_write_table(g, "erase_count_histogram", H5T_NATIVE_UINT64, BUCKETS, hist,
                              "blocks erased i times at row i; the last row holds all from 1023 on");
         if (rc >= 0 && p->media.model == ECC_RBER) rc = write_ecc_outcomes(g, d);
-        bool reacts = p->media.reclaim_reads || p->media.reclaim_steps || p->media.refresh_hours > 0;
-        if (rc >= 0 && (reacts || p->media.endurance > 0 || p->media.retire_at > 0)) rc = write_media_events(g, d);
+        if (rc >= 0 && (media_reacts(&p->media) || media_retires(&p->media))) rc = write_media_events(g, d);
     }
     free(dies);
     free(hist);

@@ -54,6 +54,9 @@ typedef struct media_params {
     double endurance, endurance_spread, retire_at; /* shares of pe_cycles; spread: coefficient of variation */
     double retire_spare; /* share of a die's spare blocks retirement may take */
 } media_params;
+/* Whether the firmware moves blocks for the media (read reclaim, refresh), and retires them. */
+static inline bool media_reacts(const media_params *m) { return m->reclaim_reads || m->reclaim_steps || m->refresh_hours > 0; }
+static inline bool media_retires(const media_params *m) { return m->endurance > 0 || m->retire_at > 0; }
 
 typedef struct ssd_params {
     /* NAND part */

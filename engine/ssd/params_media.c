@@ -115,8 +115,7 @@ static int load_reactions(media_params *m, const cfg *c, char *err, size_t errle
     m->endurance_spread = cfg_float(c, "nand.endurance_spread");
     m->retire_at = cfg_float(c, "ftl.retire_at");
     m->retire_spare = cfg_float(c, "ftl.retire_spare");
-    bool reacts = m->reclaim_reads || m->reclaim_steps || m->refresh_hours > 0;
-    if (reacts && m->model != ECC_RBER)
+    if (media_reacts(m) && m->model != ECC_RBER)
         return fail(err, errlen, "keys 'ftl.read_reclaim_reads', 'ftl.read_reclaim_steps' and 'ftl.refresh_age' react to "
                                  "the media's errors, and 'controller.ecc_model' is probability; expected ecc_model=rber, "
                                  "or them 0");

@@ -67,8 +67,7 @@ static bool space_freed(void *ctx) { return buffer_retry_stalled(&((ssd *)ctx)->
 static void wire(ssd *d)
 {
     flash *fl = &d->fl;
-    const media_params *mp = &d->p.media;
-    bool reacts = mp->reclaim_reads || mp->reclaim_steps || mp->refresh_hours > 0;
+    bool reacts = media_reacts(&d->p.media);
     flash_set_blocks(fl, &(flash_blocks){block_slc, block_erases, &d->f, reacts ? reclaim_due_block : NULL, &d->rc});
     flash_on_done(fl, TX_READ, buffer_read_done, &d->buf);
     flash_on_done(fl, TX_PREFETCH, buffer_read_done, &d->buf);
@@ -108,7 +107,7 @@ static uint64_t memory_needed(const ssd_params *p)
     bytes += (uint64_t)p->zones * (sizeof(zone) + sizeof(zone_io));
     bytes += p->read_cache / p->unit * 12; /* tag and stamp per cached unit */
     if (p->media.model == ECC_RBER) bytes += nblocks * sizeof(media_block);
-    if (p->media.endurance > 0 || p->media.retire_at > 0) bytes += nblocks * sizeof(uint32_t); /* retirement limits */
+    if (media_retires(&p->media)) bytes += nblocks * sizeof(uint32_t); /* retirement limits */
     return bytes + (16u << 20);
 }
 
@@ -377,8 +376,7 @@ void ssd_media_events_get(const ssd *d, ssd_media_events *ev)
 void ssd_age(ssd *d, double hours, double celsius)
 {
     size_t nblocks = (size_t)d->p.dies * d->p.blocks_per_die;
-    for (size_t b = 0; b < nblocks; b++)
-        if (d->f.blocks[b].write_ptr) media_age(&d->fl.med, (uint32_t)b, hours, celsius);
+    for (size_t b = 0; b < nblocks; b++) media_age(&d->fl.med, (uint32_t)b, hours, celsius);
 }
 
 /* Capacitors: the firmware pads and programs what its buffer holds, until

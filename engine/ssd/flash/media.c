@@ -14,8 +14,11 @@ int media_init(media *m, const ssd_params *p, double ambient_c)
     *m = (media){.mp = &p->media};
     if (p->media.model != ECC_RBER) return 0;
     m->run_acceleration = media_acceleration(&p->media, ambient_c);
-    m->blocks = calloc((size_t)p->dies * p->blocks_per_die, sizeof *m->blocks);
-    return m->blocks ? 0 : -1;
+    size_t nblocks = (size_t)p->dies * p->blocks_per_die;
+    m->blocks = malloc(nblocks * sizeof *m->blocks);
+    if (!m->blocks) return -1;
+    for (size_t b = 0; b < nblocks; b++) m->blocks[b] = (media_block){.unwritten = 1}; /* a new drive holds nothing */
+    return 0;
 }
 
 void media_free(media *m)

@@ -15,7 +15,7 @@ int retire_init(retire *r, const ssd_params *p, gsl_rng *rng)
 {
     const media_params *m = &p->media;
     *r = (retire){0};
-    if (m->endurance <= 0 && m->retire_at <= 0) return 0;
+    if (!media_retires(m)) return 0;
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     r->limit = malloc(nblocks * sizeof *r->limit);
     if (!r->limit) return -1;

@@ -442,6 +442,7 @@ static int derive_geometry(ssd_params *p, const cfg *c, char *err, size_t errlen
         return fail(err, errlen, "'drive.user_capacity' holds %llu mapping units; at most %llu fit (raise 'ftl.mapping_unit')",
                     (unsigned long long)p->logical_units, (unsigned long long)FTL_LOGICAL_LIMIT - 1);
     p->map_entries_per_page = (uint32_t)(p->unit / entry);
+    p->map_page_of = divider_of(p->map_entries_per_page);
     p->map_pages = (uint32_t)((p->logical_units + p->map_entries_per_page - 1) / p->map_entries_per_page);
     uint64_t cache_pages = cfg_uint(c, "ftl.map_cache") / p->unit;
     if (p->map_cached && cache_pages == 0)

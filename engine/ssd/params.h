@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "divide.h"
 #include "simtime.h"
 
 extern const cfg_key ssd_config_keys[];
@@ -138,6 +139,7 @@ typedef struct ssd_params {
     /* mapping table: all in DRAM, or translation pages cached (DFTL) */
     bool map_cached;
     uint32_t map_entries_per_page; /* mapping entries in one translation unit */
+    divider map_page_of;           /* logical unit -> its translation unit: divides by map_entries_per_page */
     uint32_t map_pages;            /* translation units of the whole table */
     uint32_t map_cache_pages;      /* translation units the cache holds */
     uint32_t map_cache_policy;     /* index into mapcache_policy_names (mapcache.c) */

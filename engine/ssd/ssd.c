@@ -467,7 +467,7 @@ static void settle_after_fast_path(ssd *d)
 static void wear_dirty(void *ctx, uint32_t lpn)
 {
     ssd *d = ctx;
-    uint32_t tu = lpn / d->p.map_entries_per_page;
+    uint32_t tu = divide(d->p.map_page_of, lpn);
     if (mapcache_touch(&d->map.cache, tu, true)) return;
     bool evicted_dirty;
     uint32_t out = mapcache_insert(&d->map.cache, tu, true, &evicted_dirty);
@@ -502,6 +502,8 @@ int ssd_wear_begin(ssd *d)
     if (d->wear_dies && d->wear_die_marked) {
         d->f.fast_relocated = wear_dirty;
         d->f.fast_ctx = d;
+        d->f.fast_touches = d->map.cache.slot_of_page;
+        d->f.fast_touch_of = d->p.map_page_of;
         return 0;
     }
     free(d->wear_dies);
@@ -521,6 +523,8 @@ static size_t write_now(ssd *d, const uint32_t *lpns, size_t n, bool wear)
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD], 0);
         if (i + AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + AHEAD], 1);
+        if (wear && d->f.fast_touches && i + AHEAD < n)
+            __builtin_prefetch(&d->f.fast_touches[divide(d->f.fast_touch_of, lpns[i + AHEAD])]);
         if (ftl_write_now(&d->f, lpns[i])) return i;
         if (!wear) continue;
         /* host bytes, so that write amplification has its denominator;
@@ -541,6 +545,7 @@ void ssd_wear_end(ssd *d)
     for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
     if (d->wear_die_marked) wear_collect(d);
     d->f.fast_relocated = NULL;
+    d->f.fast_touches = NULL;
     free(d->wear_dies);
     free(d->wear_die_marked);
     d->wear_dies = NULL;

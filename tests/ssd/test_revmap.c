@@ -5,20 +5,23 @@
 
 #include "revmap.h"
 
-/* The multiplication gives ppa / U exactly, for block sizes that are and
- * are not powers of two, up to the largest 32-bit unit number. */
+/* The multiplication gives x / U exactly, for divisors that are and are
+ * not powers of two (1 included), up to the largest 32-bit number; and
+ * the reverse map's block numbers are that division. */
 Test(revmap, block_of_is_exact_division)
 {
-    const uint32_t sizes[] = {2, 3, 256, 1536, 2048, 6144, 9216, 12288, 196608, 1u << 30, (1u << 31) - 1};
+    const uint32_t sizes[] = {1, 2, 3, 256, 1024, 1536, 2048, 6144, 9216, 12288, 196608, 1u << 30, (1u << 31) - 1, UINT32_MAX};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        revmap m = {.block_magic = UINT64_MAX / sizes[k] + 1};
         uint32_t U = sizes[k];
+        divider d = divider_of(U);
+        revmap m = {.per_block = d};
         for (uint64_t q = 0; q * U <= UINT32_MAX; q += 1 + (UINT32_MAX / U) / 1000) {
             uint64_t at[] = {q * U, q * U + U - 1, q * U + U / 2};
             for (int i = 0; i < 3; i++)
-                if (at[i] <= UINT32_MAX) cr_assert_eq(revmap_block_of(&m, (uint32_t)at[i]), at[i] / U, "U %u ppa %llu", U, (unsigned long long)at[i]);
+                if (at[i] <= UINT32_MAX) cr_assert_eq(divide(d, (uint32_t)at[i]), at[i] / U, "U %u x %llu", U, (unsigned long long)at[i]);
         }
-        cr_assert_eq(revmap_block_of(&m, UINT32_MAX), UINT32_MAX / U, "U %u", U);
+        cr_assert_eq(divide(d, UINT32_MAX), UINT32_MAX / U, "U %u", U);
+        cr_assert_eq(revmap_block_of(&m, UINT32_MAX - 7), (UINT32_MAX - 7) / U, "U %u", U);
     }
 }
 

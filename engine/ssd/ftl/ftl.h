@@ -110,6 +110,10 @@ typedef struct ftl {
      * translation unit, as the timed path's relocation hook does). */
     void (*fast_relocated)(void *ctx, uint32_t lpn);
     void *fast_ctx;
+    /* What the hook reads first, at fast_touches[lpn / fast_touch_of]: the
+     * fast path fetches it ahead, with the mapping entry (NULL: nothing). */
+    const uint32_t *fast_touches;
+    divider fast_touch_of;
     /* Debug mode only (ftl_enable_versions): the write sequence number of
      * the data in each physical unit, and the latest one of each logical
      * unit, so the checker can tell a mapping points at the latest write. */
@@ -245,6 +249,14 @@ static inline bool ftl_valid(const ftl *f, uint32_t ppa) { return revmap_valid(&
  * unit); FTL_NONE if it is invalid. Its block must be covered: a victim,
  * or ftl_cover'ed. */
 static inline uint32_t ftl_holds(const ftl *f, uint32_t ppa) { return revmap_holds(&f->rm, ppa); }
+/* Asks the cache for the mapping entry of what valid unit ppa holds: a
+ * move of it comes soon (GC reads its page), and the entry is a random
+ * access into a table far larger than the cache. */
+static inline void ftl_prefetch_holder(const ftl *f, uint32_t ppa)
+{
+    uint32_t what = ftl_holds(f, ppa);
+    if (what < FTL_MAP_BIT) __builtin_prefetch(&f->l2p[what], 1);
+}
 /* Makes the reverse map cover `block` (refilling it if it does not). */
 void ftl_cover(ftl *f, uint32_t block);
 

@@ -1,6 +1,6 @@
 #include "mapio.h"
 
-static uint32_t page_of(const mapio *m, uint32_t lpn) { return lpn / m->p->map_entries_per_page; }
+static uint32_t page_of(const mapio *m, uint32_t lpn) { return divide(m->p->map_page_of, lpn); }
 /* Translation units are written round-robin over the dies. */
 static uint32_t die_of(const mapio *m, uint32_t page) { return page % m->p->dies; }
 

@@ -29,7 +29,7 @@ int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t s
     m->free_slots = malloc((size_t)m->slots * sizeof *m->free_slots);
     m->wanted = calloc(blocks, 1);
     m->fill_row = malloc((size_t)blocks * sizeof *m->fill_row);
-    m->block_magic = UINT64_MAX / units_per_block + 1;
+    m->per_block = divider_of(units_per_block);
     if (!m->valid || !m->holds || !m->slot_of || !m->free_slots || !m->wanted || !m->fill_row) {
         revmap_free(m);
         return -1;

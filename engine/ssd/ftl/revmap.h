@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "divide.h"
+
 #define REVMAP_NONE UINT32_MAX
 
 typedef struct revmap {
@@ -27,7 +29,7 @@ typedef struct revmap {
     uint8_t *wanted;      /* revmap_refill's scratch: per block */
     uint32_t *fill_row;   /* revmap_refill's scratch: per block, the row it fills (a sink row if none) */
     uint32_t free_count, slots, units_per_block, blocks;
-    uint64_t block_magic; /* ceil(2^64 / units_per_block): revmap_block_of */
+    divider per_block;    /* revmap_block_of divides by units_per_block */
     uint64_t refills;     /* passes over the mapping tables */
 } revmap;
 
@@ -38,14 +40,8 @@ void revmap_free(revmap *m);
 /* Bytes revmap_init takes. */
 uint64_t revmap_bytes(uint32_t blocks, uint32_t units_per_block, uint32_t slots);
 
-/* ppa / units_per_block by a multiplication: a division on every mapping
- * step cost a third of the time the fast path's GC spends moving a unit.
- * Exact for every 32-bit ppa: the magic's error, under 2^-32 of the
- * quotient's fraction, never carries it past an integer. */
-static inline uint32_t revmap_block_of(const revmap *m, uint32_t ppa)
-{
-    return (uint32_t)(((unsigned __int128)ppa * m->block_magic) >> 64);
-}
+/* ppa / units_per_block, by a multiplication (divide.h). */
+static inline uint32_t revmap_block_of(const revmap *m, uint32_t ppa) { return divide(m->per_block, ppa); }
 
 static inline bool revmap_valid(const revmap *m, uint32_t ppa) { return m->valid[ppa >> 6] >> (ppa & 63) & 1; }
 static inline bool revmap_covers(const revmap *m, uint32_t block) { return m->slot_of[block] != REVMAP_NONE; }

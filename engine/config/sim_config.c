@@ -11,7 +11,7 @@ const cfg_key sim_config_keys[] = {
     {"sim.max_memory", CFG_SIZE, "GiB", "0B", "0B", "1PB", NULL,
      "Memory a run may use; a drive whose tables need more is refused before anything is allocated. 0 means what the process may have: the machine's memory, or less under a cgroup limit (Slurm's --mem) or ulimit -v. Does not change results."},
     {"sim.reverse_map_share", CFG_FRACTION, NULL, "50%", "0", "1", NULL,
-     "Share of the flash blocks whose reverse map (what each unit holds) the simulator keeps, 4 bytes per 4 KiB of flash at 100%: blocks take it when opened while there is room, and when GC picks a block without one, the blocks it will likely pick next get it in one pass over the mapping table. Does not change results; lower saves memory and costs passes. A DRAM-less drive, and the random victim policies, keep the whole map."},
+     "Share of the flash blocks whose reverse map (what each unit holds) the simulator keeps, 4 bytes per 4 KiB of flash at 100%: blocks take it when opened while there is room, and when GC picks a block without one, the blocks it will likely pick next get it in one pass over the mapping table. Does not change results; lower saves memory and costs passes. The random victim policies keep the whole map; a DRAM-less drive's blocks of translation units are covered when picked, from their own table."},
     {"sim.event_reserve", CFG_UINT, NULL, "1024", "64", "16777216", NULL,
      "Pending events to make room for at start; the pool grows beyond it when needed."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},

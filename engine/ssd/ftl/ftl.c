@@ -201,7 +201,11 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     if (open_has_room(f, die, s)) return d->open[s];
     if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
     uint32_t b = take_free_block(f, die);
-    revmap_take(&f->rm, b);
+    /* Translation units are covered when GC picks their block, from their
+     * own small table (ftl_cover): their many short-lived blocks leave the
+     * slots to data. */
+    f->blocks[b].map_only = s == STREAM_MAP;
+    if (s != STREAM_MAP) revmap_take(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;
     f->blocks[b].slc = s == STREAM_SLC;
     f->blocks[b].handle = s >= STREAM_FDP_GC ? (uint8_t)(s - STREAM_FDP_GC)
@@ -278,10 +282,20 @@ static bool collectable(const ftl *f, uint32_t b)
     return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc && f->blocks[b].valid < f->p->units_per_block;
 }
 
-static bool closed_slc(const ftl *f, uint32_t b) { return f->blocks[b].slc && f->blocks[b].state == BLOCK_CLOSED; }
-static bool closed_native(const ftl *f, uint32_t b) { return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc; }
+static bool closed_slc(const ftl *f, uint32_t b) { return ftl_closed_slc(f, b); }
+static bool closed_native(const ftl *f, uint32_t b) { return ftl_closed_native(f, b); }
 
 static double fewest_valid(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].valid; }
+/* Where a block's valid count is heading: its count less its invalidations
+ * so far per unit written since it closed, carried on over the horizon
+ * (the units written while the last cover lasted). Hot data empties a
+ * block that was full at the last refill; ranking by the count alone
+ * missed such blocks, and the refills came every few dozen victims. */
+static double fewest_valid_ahead(const ftl *f, uint32_t b, double now)
+{
+    double valid = f->blocks[b].valid, U = f->p->units_per_block;
+    return valid - (U - valid) * f->cover_horizon / (now - (double)f->blocks[b].closed_at + U);
+}
 static double oldest(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].closed_at; }
 static double least_worn(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].erase_count; }
 
@@ -344,7 +358,7 @@ static uint32_t pick_d_choices(ftl *f, uint32_t die) { return pick_sampled(f, di
 /* Victim policies, selected by name (ftl.gc.policy, whose choices are these
  * names). To add one: a function and an entry here (docs/extending.md). */
 const ftl_gc_policy ftl_gc_policies[] = {
-    {"greedy", "the block with the fewest valid units", pick_greedy, fewest_valid},
+    {"greedy", "the block with the fewest valid units", pick_greedy, fewest_valid_ahead},
     {"cost-benefit", "free space gained times age over the cost of moving the rest (Rosenblum and Ousterhout)",
      pick_cost_benefit, cost_benefit},
     {"random", "a collectable block drawn at random", pick_random, NULL},
@@ -411,91 +425,6 @@ uint32_t ftl_wear_victim(ftl *f, uint32_t die)
         if (f->blocks[b].erase_count > most) most = f->blocks[b].erase_count;
     if (most - f->blocks[coldest].erase_count <= spread) return FTL_NONE;
     return mark_victim(f, coldest);
-}
-
-/* --- the reverse map's cover ----------------------------------------------- */
-
-uint32_t ftl_reverse_map_slots(const ssd_params *p)
-{
-    uint64_t blocks = (uint64_t)p->dies * p->blocks_per_die;
-    /* A policy that may pick any block needs them all covered; so does a
-     * DRAM-less drive, whose translation units, rewritten every few host
-     * writes, empty GC's blocks sooner than any ranking foresees (its
-     * refills came every few dozen victims). */
-    if (!ftl_gc_policies[p->gc_policy].cost || p->map_cached) return (uint32_t)blocks;
-    uint64_t slots = (uint64_t)ceil(p->reverse_map_share * (double)blocks);
-    /* Room for each die's victim under way, the block asked for, and some
-     * to choose. */
-    uint64_t least = 2 * (uint64_t)p->dies + 2;
-    if (slots < least) slots = least;
-    return (uint32_t)(slots < blocks ? slots : blocks);
-}
-
-static int by_cost(const void *x, const void *y)
-{
-    const ftl_ranked *a = x, *b = y;
-    if (a->cost != b->cost) return a->cost < b->cost ? -1 : 1;
-    return (a->block > b->block) - (a->block < b->block);
-}
-
-/* The closed native blocks into f->ranked, lowest cost first; returns how many. */
-static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double), double now)
-{
-    uint32_t n = 0;
-    for (uint32_t b = 0; b < f->rm.blocks; b++)
-        if (closed_native(f, b)) f->ranked[n++] = (ftl_ranked){cost(f, b, now), b};
-    qsort(f->ranked, n, sizeof *f->ranked, by_cost);
-    return n;
-}
-
-/* Fills f->cover, within three quarters of the slots, with `block`, the
- * victims whose moves are under way, the open blocks that record their
- * units, the closed SLC blocks (folding takes them oldest first), then the closed blocks the victim policy would pick
- * next, as many of each die (GC picks per die, and the first die to pick
- * outside calls the next refill), and what room is left by wear when
- * static wear levelling may pick the least worn (an eighth), else by the
- * policy again; returns how many. */
-static uint32_t choose_cover(ftl *f, uint32_t block)
-{
-    /* A quarter stays free for the blocks opened next: hot data (and a
-     * DRAM-less drive's translation units) empties blocks soon after they
-     * close, and they are covered only if they took a slot when opened. */
-    uint32_t n = 0, slots = f->rm.slots - f->rm.slots / 4, dies = f->p->dies;
-    f->cover[n++] = block;
-    for (uint32_t b = 0; b < f->rm.blocks; b++)
-        if (b != block && f->blocks[b].state == BLOCK_VICTIM) f->cover[n++] = b;
-    for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
-        if (b != block && (closed_slc(f, b) || (f->blocks[b].state == BLOCK_OPEN && revmap_covers(&f->rm, b))))
-            f->cover[n++] = b;
-    uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
-    uint32_t ranked = rank_closed(f, ftl_gc_policies[f->p->gc_policy].cost, (double)now);
-    uint32_t worn = f->p->wear_leveling_spread ? (slots - n) / 8 : 0;
-    uint32_t quota = (slots - n - worn + dies - 1) / dies;
-    for (uint32_t d = 0; d < dies; d++) f->dies[d].covered = 0;
-    for (uint32_t i = 0; i < ranked && n < slots - worn; i++) {
-        uint32_t b = f->ranked[i].block, d = ftl_die_of_block(f, b);
-        if (b == block || f->dies[d].covered >= quota) continue;
-        f->dies[d].covered++;
-        f->cover[n++] = b;
-        f->ranked[i].block = FTL_NONE;
-    }
-    uint32_t rest = 0;
-    for (uint32_t i = 0; i < ranked; i++) {
-        uint32_t b = f->ranked[i].block;
-        if (b == FTL_NONE || b == block) continue;
-        f->ranked[rest++] = (ftl_ranked){worn ? f->blocks[b].erase_count : f->ranked[i].cost, b};
-    }
-    if (worn) qsort(f->ranked, rest, sizeof *f->ranked, by_cost);
-    for (uint32_t i = 0; i < rest && n < slots; i++) f->cover[n++] = f->ranked[i].block;
-    return n;
-}
-
-void ftl_cover(ftl *f, uint32_t block)
-{
-    if (revmap_covers(&f->rm, block)) return;
-    uint32_t n = choose_cover(f, block);
-    revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT};
-    revmap_refill(&f->rm, f->cover, n, &t);
 }
 
 /* --- integrity ----------------------------------------------------------- */

@@ -58,7 +58,8 @@ typedef struct ftl_block {
     uint32_t valid;       /* valid units */
     uint32_t write_ptr;   /* next unit offset to hand out */
     uint32_t erase_count;
-    uint16_t state;       /* block_state */
+    uint8_t state;        /* block_state */
+    uint8_t map_only;     /* opened for translation units alone (DRAM-less mapping write-backs) */
     uint8_t slc;          /* programmed in SLC mode: holds units_per_block / bits_per_cell */
     uint8_t handle;       /* FDP: the placement handle whose reclaim unit it is, or FTL_MIXED_HANDLE */
     uint64_t closed_at;   /* units written drive-wide when it closed: FIFO order and age */
@@ -89,6 +90,7 @@ typedef struct ftl {
     ftl_block *blocks;
     uint32_t *cover;       /* scratch of ftl_cover: blocks to cover */
     ftl_ranked *ranked; /* scratch of ftl_cover: closed blocks by cost */
+    double cover_made_at, cover_horizon; /* units written at the last refill, and while the cover before it lasted */
     ftl_die *dies;
     gsl_rng *rng;
     uint32_t host_die_cursor; /* position in the striping order */
@@ -244,6 +246,8 @@ static inline void ftl_invalidate(ftl *f, uint32_t ppa)
     revmap_clear(&f->rm, ppa);
     f->blocks[ftl_block_of(f, ppa)].valid--;
 }
+static inline bool ftl_closed_slc(const ftl *f, uint32_t b) { return f->blocks[b].slc && f->blocks[b].state == BLOCK_CLOSED; }
+static inline bool ftl_closed_native(const ftl *f, uint32_t b) { return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc; }
 static inline bool ftl_valid(const ftl *f, uint32_t ppa) { return revmap_valid(&f->rm, ppa); }
 /* What a valid unit holds (a logical unit, or FTL_MAP_BIT | a translation
  * unit); FTL_NONE if it is invalid. Its block must be covered: a victim,

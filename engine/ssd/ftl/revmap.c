@@ -65,6 +65,18 @@ void revmap_drop(revmap *m, uint32_t block)
     m->free_slots[m->free_count++] = slot;
 }
 
+bool revmap_fill_block(revmap *m, uint32_t block, const uint32_t *where, uint64_t n, uint32_t mark)
+{
+    revmap_take(m, block);
+    if (!revmap_covers(m, block)) return false;
+    const uint32_t U = m->units_per_block, first = block * U;
+    uint32_t *row = &m->holds[(uint64_t)m->slot_of[block] * U];
+    for (uint64_t i = 0; i < n; i++)
+        if (where[i] - first < U) row[where[i] - first] = (uint32_t)i | mark; /* REVMAP_NONE wraps past U */
+    m->block_fills++;
+    return true;
+}
+
 /* Records where[i] (i | mark) in the rows of the units it points at: a
  * block's fill row is its own when it is being filled, else the sink row.
  * Branch-free, as whether an entry's block is being filled is a coin toss

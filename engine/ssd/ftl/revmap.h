@@ -31,6 +31,7 @@ typedef struct revmap {
     uint32_t free_count, slots, units_per_block, blocks;
     divider per_block;    /* revmap_block_of divides by units_per_block */
     uint64_t refills;     /* passes over the mapping tables */
+    uint64_t block_fills; /* revmap_fill_block's passes over one small table */
 } revmap;
 
 /* A map of `blocks` blocks of `units_per_block` units with `slots` slots
@@ -63,16 +64,22 @@ static inline uint32_t revmap_holds(const revmap *m, uint32_t ppa)
     uint32_t block = revmap_block_of(m, ppa);
     return m->holds[(uint64_t)m->slot_of[block] * m->units_per_block + (ppa - block * m->units_per_block)];
 }
-/* A covered block's row of `units_per_block` entries (valid ones only mean anything). */
+/* A covered block's row of `units_per_block` entries (valid ones only mean
+ * anything); the sink row for a block with nothing valid to look up. */
 static inline const uint32_t *revmap_row(const revmap *m, uint32_t block)
 {
-    return &m->holds[(uint64_t)m->slot_of[block] * m->units_per_block];
+    uint32_t slot = m->slot_of[block];
+    return &m->holds[(uint64_t)(slot == REVMAP_NONE ? m->slots : slot) * m->units_per_block];
 }
 
 /* A block opened for writing takes a slot if one is free. */
 void revmap_take(revmap *m, uint32_t block);
 /* An erased block gives its slot back. */
 void revmap_drop(revmap *m, uint32_t block);
+/* Covers `block` from one table alone (where[i] is the place of entry i,
+ * recorded as i | mark): a block that holds that table's entries and no
+ * other. False, changing nothing, when no slot is free. */
+bool revmap_fill_block(revmap *m, uint32_t block, const uint32_t *where, uint64_t n, uint32_t mark);
 
 /* The tables revmap_refill reads: logical unit -> physical unit, and the
  * DRAM-less mapping's translation unit -> physical unit (map_units 0 when

@@ -1,0 +1,95 @@
+/* The reverse map's cover (revmap.h): which blocks the FTL asks it to
+ * cover when GC picks a block outside it, so that the next victims are
+ * inside; and the blocks of translation units alone, covered one at a
+ * time from their own small table. Which blocks are covered never
+ * changes a result, only how often the mapping table is scanned. */
+#include "ftl.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+uint32_t ftl_reverse_map_slots(const ssd_params *p)
+{
+    uint64_t blocks = (uint64_t)p->dies * p->blocks_per_die;
+    /* A policy that may pick any block needs them all covered. */
+    if (!ftl_gc_policies[p->gc_policy].cost) return (uint32_t)blocks;
+    uint64_t slots = (uint64_t)ceil(p->reverse_map_share * (double)blocks);
+    /* Room for each die's victim under way, the block asked for, and some
+     * to choose. */
+    uint64_t least = 2 * (uint64_t)p->dies + 2;
+    if (slots < least) slots = least;
+    return (uint32_t)(slots < blocks ? slots : blocks);
+}
+
+static int by_cost(const void *x, const void *y)
+{
+    const ftl_ranked *a = x, *b = y;
+    if (a->cost != b->cost) return a->cost < b->cost ? -1 : 1;
+    return (a->block > b->block) - (a->block < b->block);
+}
+
+/* The closed native blocks of data into f->ranked, lowest cost first;
+ * returns how many. Blocks of translation units alone are left out: they
+ * are covered when picked, from their own table (ftl_cover). */
+static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double), double now)
+{
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < f->rm.blocks; b++)
+        if (ftl_closed_native(f, b) && !f->blocks[b].map_only) f->ranked[n++] = (ftl_ranked){cost(f, b, now), b};
+    qsort(f->ranked, n, sizeof *f->ranked, by_cost);
+    return n;
+}
+
+/* Fills f->cover, within three quarters of the slots, with `block`, the
+ * victims whose moves are under way, the open blocks that record their
+ * units, the closed SLC blocks (folding takes them oldest first), then the closed blocks the victim policy would pick
+ * next, as many of each die (GC picks per die, and the first die to pick
+ * outside calls the next refill), and what room is left by wear when
+ * static wear levelling may pick the least worn (an eighth), else by the
+ * policy again; returns how many. */
+static uint32_t choose_cover(ftl *f, uint32_t block)
+{
+    /* A quarter stays free for the blocks opened next: hot data (and a
+     * DRAM-less drive's translation units) empties blocks soon after they
+     * close, and they are covered only if they took a slot when opened. */
+    uint32_t n = 0, slots = f->rm.slots - f->rm.slots / 4, dies = f->p->dies;
+    f->cover[n++] = block;
+    for (uint32_t b = 0; b < f->rm.blocks; b++)
+        if (b != block && f->blocks[b].state == BLOCK_VICTIM) f->cover[n++] = b;
+    for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
+        if (b != block && (ftl_closed_slc(f, b) || (f->blocks[b].state == BLOCK_OPEN && revmap_covers(&f->rm, b))))
+            f->cover[n++] = b;
+    uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+    uint32_t ranked = rank_closed(f, ftl_gc_policies[f->p->gc_policy].cost, (double)now);
+    uint32_t worn = f->p->wear_leveling_spread ? (slots - n) / 8 : 0;
+    uint32_t quota = (slots - n - worn + dies - 1) / dies;
+    for (uint32_t d = 0; d < dies; d++) f->dies[d].covered = 0;
+    for (uint32_t i = 0; i < ranked && n < slots - worn; i++) {
+        uint32_t b = f->ranked[i].block, d = ftl_die_of_block(f, b);
+        if (b == block || f->dies[d].covered >= quota) continue;
+        f->dies[d].covered++;
+        f->cover[n++] = b;
+        f->ranked[i].block = FTL_NONE;
+    }
+    uint32_t rest = 0;
+    for (uint32_t i = 0; i < ranked; i++) {
+        uint32_t b = f->ranked[i].block;
+        if (b == FTL_NONE || b == block) continue;
+        f->ranked[rest++] = (ftl_ranked){worn ? f->blocks[b].erase_count : f->ranked[i].cost, b};
+    }
+    if (worn) qsort(f->ranked, rest, sizeof *f->ranked, by_cost);
+    for (uint32_t i = 0; i < rest && n < slots; i++) f->cover[n++] = f->ranked[i].block;
+    return n;
+}
+
+void ftl_cover(ftl *f, uint32_t block)
+{
+    if (revmap_covers(&f->rm, block)) return;
+    if (f->blocks[block].map_only && revmap_fill_block(&f->rm, block, f->map_loc, f->map_units, FTL_MAP_BIT)) return;
+    double now = (double)(f->units_written[STREAM_HOST] + f->units_written[STREAM_GC]);
+    f->cover_horizon = now - f->cover_made_at;
+    f->cover_made_at = now;
+    uint32_t n = choose_cover(f, block);
+    revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT};
+    revmap_refill(&f->rm, f->cover, n, &t);
+}

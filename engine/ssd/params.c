@@ -388,6 +388,9 @@ static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
 static void load_ftl(ssd_params *p, const cfg *c)
 {
     p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
+    p->unit_shift = 0;
+    if ((p->unit & (p->unit - 1)) == 0)
+        while ((1u << p->unit_shift) < p->unit) p->unit_shift++;
     p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");
     p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
     p->gc_burst = (uint32_t)cfg_uint(c, "ftl.gc.burst");
@@ -427,6 +430,7 @@ static int derive_geometry(ssd_params *p, const cfg *c, char *err, size_t errlen
     if (units_per_block > UINT32_MAX / 2)
         return fail(err, errlen, "a block of %llu mapping units is too large (at most %llu)", (unsigned long long)(units_per_block), (unsigned long long)(UINT32_MAX / 2));
     p->units_per_block = (uint32_t)units_per_block;
+    p->block_of_unit = divider_of(p->units_per_block);
     p->blocks_per_die = p->blocks_per_plane;
     p->physical_units = (uint64_t)p->dies * p->blocks_per_die * p->units_per_block;
     if (p->physical_units >= UINT32_MAX)

@@ -119,10 +119,12 @@ typedef struct ssd_params {
 
     /* firmware policy */
     uint32_t unit;           /* mapping unit, bytes */
+    uint32_t unit_shift;     /* log2(unit) when unit is a power of two, else 0 (request_units.h) */
     uint32_t units_per_page; /* page_size / unit */
     uint32_t pages_per_program; /* flash pages (per plane) programmed by one operation */
     uint32_t units_per_program; /* units one program operation writes on a die (all planes) */
     uint32_t units_per_block;   /* units in one multi-plane block */
+    divider block_of_unit;   /* physical unit -> its block: divides by units_per_block */
     uint32_t blocks_per_die;    /* multi-plane blocks */
     uint32_t min_blocks_per_die; /* the user data's share, GC's threshold and burst, open blocks, a static SLC cache */
     uint64_t logical_units, physical_units;

@@ -1,9 +1,10 @@
-/* The buffer layer's read cache on its own: a set holds READCACHE_WAYS
+/* The buffer layer's read cache on its own (a set holds READCACHE_WAYS
  * units, the least recently used leaves first, and a trimmed or rewritten
- * unit is forgotten. */
+ * unit is forgotten), and the mapping units a request covers. */
 #include <criterion/criterion.h>
 
 #include "readcache.h"
+#include "request_units.h"
 
 Test(readcache, one_set_keeps_the_most_recently_used_ways)
 {
@@ -51,4 +52,25 @@ Test(readcache, no_cache_caches_nothing)
     readcache_insert(&c, 5);
     cr_assert_not(readcache_lookup(&c, 5));
     readcache_free(&c);
+}
+
+/* The units a request covers: by shifts when the mapping unit is a power
+ * of two, by division otherwise; both give the first unit offset / unit
+ * and the count up to the unit holding its last byte. */
+Test(request_units, shift_and_division_agree_with_the_closed_form)
+{
+    const uint32_t units[] = {512, 4096, 16384, 12288};
+    const uint64_t offsets[] = {0, 1, 4095, 4096, 12287, 12288, 1000000007ull, 0xffffffffull * 512};
+    const uint32_t sizes[] = {1, 511, 512, 4096, 4097, 131072, 131073};
+    for (size_t u = 0; u < 4; u++) {
+        ssd_params p = {.unit = units[u], .unit_shift = units[u] == 12288 ? 0 : (uint32_t)__builtin_ctz(units[u])};
+        for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++)
+            for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+                ssdlab_request r = {.offset = offsets[i] / units[u] < UINT32_MAX ? offsets[i] : 0, .bytes = sizes[k]};
+                uint64_t first = r.offset / units[u], last = (r.offset + r.bytes - 1) / units[u];
+                cr_assert_eq(req_first_unit(&p, &r), first, "unit %u offset %llu", units[u], (unsigned long long)r.offset);
+                cr_assert_eq(req_units(&p, &r), last - first + 1, "unit %u offset %llu bytes %u", units[u],
+                             (unsigned long long)r.offset, sizes[k]);
+            }
+    }
 }

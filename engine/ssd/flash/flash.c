@@ -39,7 +39,7 @@ txn *flash_txn(flash *fl, flash_kind kind, uint32_t die, uint32_t ppa, uint32_t 
     txn *t = fl->free_txns;
     fl->free_txns = t->next;
     *t = (txn){.kind = (uint8_t)kind, .die = die, .ppa = ppa, .units = units};
-    t->block = ppa / fl->p->units_per_block;
+    t->block = divide(fl->p->block_of_unit, ppa);
     return t;
 }
 

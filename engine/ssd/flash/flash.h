@@ -118,7 +118,8 @@ void flash_submit(flash *fl, txn *t);
  * the controller's buffer, or it was never written). */
 static inline bool flash_programmed(const flash *fl, uint32_t ppa)
 {
-    return ppa % fl->p->units_per_block < fl->programmed[ppa / fl->p->units_per_block];
+    uint32_t block = divide(fl->p->block_of_unit, ppa);
+    return ppa - block * fl->p->units_per_block < fl->programmed[block];
 }
 /* Preconditioning: the block holds `units` programmed units. */
 static inline void flash_set_programmed(flash *fl, uint32_t block, uint32_t units) { fl->programmed[block] = units; }

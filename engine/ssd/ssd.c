@@ -141,6 +141,10 @@ static bool build(ssd *d, const cfg *c)
     if (trimmap_init(&d->tm, p->trim == TRIM_DEFERRED ? p->l2p_units : 0)) return false;
     if (p->map_cached && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
     mapio *map = p->map_cached ? &d->map : NULL;
+    if (map) {
+        d->f.move_touches = map->cache.slot_of_page;
+        d->f.move_touch_of = p->map_page_of;
+    }
     if (p->zones && !(d->has_zio = zoneio_init(&d->zio, &d->f, &d->fl) == 0)) return false;
     if (!(d->has_buf = buffer_init(&d->buf, &d->f, &d->fl, &d->pu, &d->rc, map, &d->tm) == 0)) return false;
     if (!(d->has_hil = hil_init(&d->h, d->s, &d->f, &d->buf, map, &d->pu, &d->rc, &d->tm, &d->power, &d->dp) == 0)) return false;
@@ -502,8 +506,6 @@ int ssd_wear_begin(ssd *d)
     if (d->wear_dies && d->wear_die_marked) {
         d->f.fast_relocated = wear_dirty;
         d->f.fast_ctx = d;
-        d->f.fast_touches = d->map.cache.slot_of_page;
-        d->f.fast_touch_of = d->p.map_page_of;
         return 0;
     }
     free(d->wear_dies);
@@ -523,8 +525,8 @@ static size_t write_now(ssd *d, const uint32_t *lpns, size_t n, bool wear)
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD], 0);
         if (i + AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + AHEAD], 1);
-        if (wear && d->f.fast_touches && i + AHEAD < n)
-            __builtin_prefetch(&d->f.fast_touches[divide(d->f.fast_touch_of, lpns[i + AHEAD])]);
+        if (wear && d->f.move_touches && i + AHEAD < n)
+            __builtin_prefetch(&d->f.move_touches[divide(d->f.move_touch_of, lpns[i + AHEAD])]);
         if (ftl_write_now(&d->f, lpns[i])) return i;
         if (!wear) continue;
         /* host bytes, so that write amplification has its denominator;
@@ -545,7 +547,6 @@ void ssd_wear_end(ssd *d)
     for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
     if (d->wear_die_marked) wear_collect(d);
     d->f.fast_relocated = NULL;
-    d->f.fast_touches = NULL;
     free(d->wear_dies);
     free(d->wear_die_marked);
     d->wear_dies = NULL;

@@ -266,6 +266,13 @@ static inline void ftl_prefetch_holder(const ftl *f, uint32_t ppa)
     uint32_t what = ftl_holds(f, ppa);
     if (what < FTL_MAP_BIT) __builtin_prefetch(&f->l2p[what], 1);
 }
+/* Asks the cache for the block record of logical unit lpn's data (a read
+ * looks at it: SLC or native timing), once lpn's mapping entry is in. */
+static inline void ftl_prefetch_block_of(const ftl *f, uint32_t lpn)
+{
+    uint32_t ppa = f->l2p[lpn];
+    if (ppa != FTL_NONE) __builtin_prefetch(&f->blocks[revmap_block_of(&f->rm, ppa)]);
+}
 /* Makes the reverse map cover `block` (refilling it if it does not). */
 void ftl_cover(ftl *f, uint32_t block);
 

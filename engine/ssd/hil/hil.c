@@ -56,7 +56,12 @@ static void continue_request(hil *h, ssdlab_request *r)
     uint32_t lpn = req_first_unit(h->p, r), n = req_units(h->p, r);
     if (h->map && moves_data(r) && !mapio_ready(h->map, r, lpn, n)) return;
     switch (r->op) {
-    case SSDLAB_READ: buffer_read(h->buf, r); break;
+    case SSDLAB_READ:
+        /* Its mapping entry came in at admission; the block record is the
+         * next random access the read makes. */
+        ftl_prefetch_block_of(h->f, lpn);
+        buffer_read(h->buf, r);
+        break;
     case SSDLAB_WRITE:
     case SSDLAB_ZONE_APPEND: buffer_write(h->buf, r); break;
     case SSDLAB_TRIM: {

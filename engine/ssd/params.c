@@ -388,9 +388,7 @@ static int load_host(ssd_params *p, const cfg *c, char *err, size_t errlen)
 static void load_ftl(ssd_params *p, const cfg *c)
 {
     p->unit = (uint32_t)cfg_uint(c, "ftl.mapping_unit");
-    p->unit_shift = 0;
-    if ((p->unit & (p->unit - 1)) == 0)
-        while ((1u << p->unit_shift) < p->unit) p->unit_shift++;
+    p->unit_shift = params_unit_shift(p->unit);
     p->gc_threshold = (uint32_t)cfg_uint(c, "ftl.gc.threshold");
     p->gc_reserve = (uint32_t)cfg_uint(c, "ftl.gc.reserve");
     p->gc_burst = (uint32_t)cfg_uint(c, "ftl.gc.burst");

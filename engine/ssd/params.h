@@ -59,6 +59,10 @@ typedef struct media_params {
 static inline bool media_reacts(const media_params *m) { return m->reclaim_reads || m->reclaim_steps || m->refresh_hours > 0; }
 static inline bool media_retires(const media_params *m) { return m->endurance > 0 || m->retire_at > 0; }
 
+/* log2(unit) when the mapping unit is a power of two, else 0: requests
+ * are cut into units by shifts then (request_units.h). */
+static inline uint32_t params_unit_shift(uint32_t unit) { return unit && !(unit & (unit - 1)) ? (uint32_t)__builtin_ctz(unit) : 0; }
+
 typedef struct ssd_params {
     /* NAND part */
     uint32_t bits_per_cell;

@@ -525,8 +525,7 @@ static size_t write_now(ssd *d, const uint32_t *lpns, size_t n, bool wear)
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD], 0);
         if (i + AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + AHEAD], 1);
-        if (wear && d->f.move_touches && i + AHEAD < n)
-            __builtin_prefetch(&d->f.move_touches[divide(d->f.move_touch_of, lpns[i + AHEAD])]);
+        if (wear && i + AHEAD < n) ftl_prefetch_touch(&d->f, lpns[i + AHEAD]); /* wear_dirty's slot */
         if (ftl_write_now(&d->f, lpns[i])) return i;
         if (!wear) continue;
         /* host bytes, so that write amplification has its denominator;

@@ -63,7 +63,8 @@ Test(request_units, shift_and_division_agree_with_the_closed_form)
     const uint64_t offsets[] = {0, 1, 4095, 4096, 12287, 12288, 1000000007ull, 0xffffffffull * 512};
     const uint32_t sizes[] = {1, 511, 512, 4096, 4097, 131072, 131073};
     for (size_t u = 0; u < 4; u++) {
-        ssd_params p = {.unit = units[u], .unit_shift = units[u] == 12288 ? 0 : (uint32_t)__builtin_ctz(units[u])};
+        ssd_params p = {.unit = units[u], .unit_shift = params_unit_shift(units[u])};
+        cr_assert_eq(p.unit_shift != 0, units[u] != 12288, "unit %u: shifts only for a power of two", units[u]);
         for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++)
             for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
                 ssdlab_request r = {.offset = offsets[i] / units[u] < UINT32_MAX ? offsets[i] : 0, .bytes = sizes[k]};

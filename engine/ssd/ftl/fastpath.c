@@ -15,7 +15,7 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         uint32_t ahead = off + 16;
         if (ahead < written && ftl_valid(f, base + ahead) && holds[ahead] < FTL_MAP_BIT) {
             __builtin_prefetch(&f->l2p[holds[ahead]], 1);
-            if (f->move_touches) __builtin_prefetch(&f->move_touches[divide(f->move_touch_of, holds[ahead])]);
+            ftl_prefetch_touch(f, holds[ahead]);
         }
         if (!ftl_valid(f, base + off)) continue;
         uint32_t to = ftl_alloc(f, die, to_stream);

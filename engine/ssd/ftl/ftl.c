@@ -2,7 +2,6 @@
 
 #include "bigmem.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,9 +281,6 @@ static bool collectable(const ftl *f, uint32_t b)
     return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc && f->blocks[b].valid < f->p->units_per_block;
 }
 
-static bool closed_slc(const ftl *f, uint32_t b) { return ftl_closed_slc(f, b); }
-static bool closed_native(const ftl *f, uint32_t b) { return ftl_closed_native(f, b); }
-
 static double fewest_valid(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].valid; }
 /* Where a block's valid count is heading: its count less its invalidations
  * so far per unit written since it closed, carried on over the horizon
@@ -378,7 +374,7 @@ static uint32_t mark_victim(ftl *f, uint32_t b)
 }
 
 uint32_t ftl_pick_victim(ftl *f, uint32_t die) { return mark_victim(f, ftl_gc_policies[f->p->gc_policy].pick(f, die)); }
-uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die) { return mark_victim(f, scan_die(f, die, closed_slc, oldest, 0)); }
+uint32_t ftl_pick_fold_victim(ftl *f, uint32_t die) { return mark_victim(f, scan_die(f, die, ftl_closed_slc, oldest, 0)); }
 uint32_t ftl_claim_victim(ftl *f, uint32_t block) { return mark_victim(f, block); }
 
 uint32_t ftl_slc_closed(const ftl *f, uint32_t die)
@@ -418,7 +414,7 @@ uint32_t ftl_wear_victim(ftl *f, uint32_t die)
 {
     uint32_t spread = f->p->wear_leveling_spread;
     if (!spread) return FTL_NONE;
-    uint32_t coldest = scan_die(f, die, closed_native, least_worn, 0);
+    uint32_t coldest = scan_die(f, die, ftl_closed_native, least_worn, 0);
     if (coldest == FTL_NONE) return FTL_NONE;
     uint32_t first = die * f->p->blocks_per_die, most = 0;
     for (uint32_t b = first; b < first + f->p->blocks_per_die; b++)

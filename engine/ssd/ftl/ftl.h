@@ -271,7 +271,13 @@ static inline void ftl_prefetch_holder(const ftl *f, uint32_t ppa)
 static inline void ftl_prefetch_block_of(const ftl *f, uint32_t lpn)
 {
     uint32_t ppa = f->l2p[lpn];
-    if (ppa != FTL_NONE) __builtin_prefetch(&f->blocks[revmap_block_of(&f->rm, ppa)]);
+    if (ppa != FTL_NONE) __builtin_prefetch(&f->blocks[ftl_block_of(f, ppa)]);
+}
+/* Asks the cache for what a move of logical unit lpn touches beside its
+ * mapping entry (move_touches), if anything. */
+static inline void ftl_prefetch_touch(const ftl *f, uint32_t lpn)
+{
+    if (f->move_touches) __builtin_prefetch(&f->move_touches[divide(f->move_touch_of, lpn)]);
 }
 /* Makes the reverse map cover `block` (refilling it if it does not). */
 void ftl_cover(ftl *f, uint32_t block);

@@ -64,12 +64,10 @@ static inline uint32_t revmap_holds(const revmap *m, uint32_t ppa)
     uint32_t block = revmap_block_of(m, ppa);
     return m->holds[(uint64_t)m->slot_of[block] * m->units_per_block + (ppa - block * m->units_per_block)];
 }
-/* A covered block's row of `units_per_block` entries (valid ones only mean
- * anything); the sink row for a block with nothing valid to look up. */
+/* A covered block's row of `units_per_block` entries (valid ones only mean anything). */
 static inline const uint32_t *revmap_row(const revmap *m, uint32_t block)
 {
-    uint32_t slot = m->slot_of[block];
-    return &m->holds[(uint64_t)(slot == REVMAP_NONE ? m->slots : slot) * m->units_per_block];
+    return &m->holds[(uint64_t)m->slot_of[block] * m->units_per_block];
 }
 
 /* A block opened for writing takes a slot if one is free. */

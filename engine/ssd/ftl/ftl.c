@@ -19,7 +19,8 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->dies = calloc(p->dies, sizeof *f->dies);
     f->cover = malloc(nblocks * sizeof *f->cover);
     f->ranked = malloc(nblocks * sizeof *f->ranked);
-    if (!f->l2p || !f->blocks || !f->dies || !f->cover || !f->ranked ||
+    f->move_list = malloc((size_t)p->units_per_block * sizeof *f->move_list);
+    if (!f->l2p || !f->blocks || !f->dies || !f->cover || !f->ranked || !f->move_list ||
         revmap_init(&f->rm, (uint32_t)nblocks, p->units_per_block, ftl_reverse_map_slots(p))) {
         ftl_free(f);
         return -1;
@@ -46,6 +47,7 @@ void ftl_free(ftl *f)
         for (uint32_t d = 0; d < f->p->dies; d++) free(f->dies[d].free);
     free(f->dies);
     free(f->blocks);
+    free(f->move_list);
     bigmem_free(f->l2p);
     revmap_free(&f->rm);
     free(f->cover);

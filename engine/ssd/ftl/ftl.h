@@ -121,6 +121,7 @@ typedef struct ftl {
      * 0.59 without, in alternating runs.) */
     const uint32_t *move_touches;
     divider move_touch_of;
+    uint32_t *move_list; /* the fast path's scratch: a victim's valid offsets (units_per_block) */
     /* Debug mode only (ftl_enable_versions): the write sequence number of
      * the data in each physical unit, and the latest one of each logical
      * unit, so the checker can tell a mapping points at the latest write. */

@@ -22,7 +22,8 @@ static const char model_help[] =
     "Speed and memory of the SSD model on an 8-channel NVMe drive (BiCS3-like TLC)\n"
     "at 128 GiB, 512 GiB and 2 TiB of flash: 4 KiB random read at QD 32 on a filled\n"
     "drive; 4 KiB random write at QD 32 in GC steady state (fast-path\n"
-    "preconditioning: fill, then one random overwrite of the capacity); 128 KiB\n"
+    "preconditioning: fill, then one random overwrite of the capacity; no\n"
+    "background GC, so the run starts at the GC threshold); 128 KiB\n"
     "sequential write on an empty drive; the steady write on a 1 TiB DRAM-less drive\n"
     "(a 4 MiB mapping cache); and the replay of a 4 M-record trace (70 % reads,\n"
     "4 KiB, as fast as possible at QD 32) from ssdlab's binary format and from MSR\n"
@@ -43,12 +44,18 @@ static const char *const model_drive[] = {
 
 #define READ_QD32 "workload.pattern=random", "workload.read_share=1", "workload.block_size=4KiB", \
                   "workload.queue_depth=32", "workload.precondition=fill"
+/* GC steady state from the first write: no idle collection after the
+ * preconditioning, which would leave eight free blocks per die (6 GiB at
+ * 2 TiB, most of the timed writes) for the run to use up without GC. */
 #define STEADY "workload.pattern=random", "workload.read_share=0", "workload.block_size=4KiB", \
-               "workload.queue_depth=32", "workload.precondition=steady", "workload.steady_overwrites=1"
+               "workload.queue_depth=32", "workload.precondition=steady", "workload.steady_overwrites=1", \
+               "ftl.gc.background_threshold=0"
 #define SIZE_512G "nand.blocks_per_plane=683", "drive.user_capacity=500GB"
 #define SIZE_2T "controller.dies_per_channel=8", "nand.blocks_per_plane=1366", "drive.user_capacity=2000GB"
 #define DRAMLESS_1T "nand.blocks_per_plane=1366", "drive.user_capacity=1000GB", "ftl.mapping=cached", "ftl.map_cache=4MiB"
 #define REPLAY "workload.source=trace", "workload.replay=afap", "workload.queue_depth=32", "workload.precondition=fill"
+
+enum { CASE_SETS = 14 }; /* a case's own --set's, at most */
 
 typedef enum trace_kind { NO_TRACE, BINARY_TRACE, CSV_TRACE } trace_kind;
 
@@ -56,7 +63,7 @@ typedef struct model_case {
     const char *name;
     int base;         /* the 128 GiB case (1-based) its rate is compared with; 0: itself */
     trace_kind trace; /* a replay: which trace file it reads */
-    const char *sets[12];
+    const char *sets[CASE_SETS];
 } model_case;
 
 static const model_case cases[] = {
@@ -111,12 +118,12 @@ typedef struct case_figures {
 static cfg *case_config(const cli_config_args *args, const model_case *mc, const char *trace)
 {
     cli_config_args a = *args;
-    size_t most = sizeof model_drive / sizeof *model_drive + 14 + (size_t)a.set_count;
+    size_t most = sizeof model_drive / sizeof *model_drive + CASE_SETS + 1 + (size_t)a.set_count;
     const char **sets = malloc(most * sizeof *sets);
     char trace_set[4200];
     int n = 0;
     for (size_t i = 0; i < sizeof model_drive / sizeof *model_drive; i++) sets[n++] = model_drive[i];
-    for (int i = 0; i < 12 && mc->sets[i]; i++) sets[n++] = mc->sets[i];
+    for (int i = 0; i < CASE_SETS && mc->sets[i]; i++) sets[n++] = mc->sets[i];
     if (trace) {
         snprintf(trace_set, sizeof trace_set, "workload.trace=%s", trace);
         sets[n++] = trace_set;

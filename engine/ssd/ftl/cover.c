@@ -87,7 +87,8 @@ void ftl_cover(ftl *f, uint32_t block)
     if (revmap_covers(&f->rm, block)) return;
     if (f->blocks[block].map_only && revmap_fill_block(&f->rm, block, f->map_loc, f->map_units, FTL_MAP_BIT)) return;
     double now = (double)(f->units_written[STREAM_HOST] + f->units_written[STREAM_GC]);
-    f->cover_horizon = now - f->cover_made_at;
+    /* the first cover has no span to go by: it ranks by the count alone */
+    f->cover_horizon = f->cover_made_at > 0 ? now - f->cover_made_at : 0;
     f->cover_made_at = now;
     uint32_t n = choose_cover(f, block);
     revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT};

@@ -373,10 +373,12 @@ Test(ftl, mapping_cache_replacement_policies)
 
 /* The cover foresees greedy's victims under skewed writes: a fifth of the
  * data takes four fifths of the writes, so hot blocks empty between two
- * refills. Ranked by where each block's valid count is heading, a refill
- * comes less often than once per 80 victims (measured: once per 119; ranked
- * by the count alone, once per 42: 304 refills for 12,871 victims, where
- * this test fails). */
+ * refills. Ranked by where each block's valid count is heading, with a
+ * sixteenth of the slots kept for blocks opened later, a refill comes less
+ * often than once per 140 victims (measured: 82 refills for 12,871
+ * victims, once per 157). It fails with a quarter of the slots kept (107
+ * refills, once per 120), and by far when the cover ranked by the count
+ * alone (304, once per 42, with a quarter kept). */
 Test(ftl, cover_foresees_greedy_victims_under_skewed_writes)
 {
     drive d;
@@ -394,7 +396,7 @@ Test(ftl, cover_foresees_greedy_victims_under_skewed_writes)
     for (uint32_t b = 0; b < 1024; b++) erases += d.f.blocks[b].erase_count;
     uint64_t victims = erases - erases0, refills = d.f.rm.refills - refills0;
     cr_assert_gt(victims, 5000, "%llu victims", (unsigned long long)victims);
-    cr_assert_lt(refills * 80, victims, "%llu refills for %llu victims", (unsigned long long)refills, (unsigned long long)victims);
+    cr_assert_lt(refills * 140, victims, "%llu refills for %llu victims", (unsigned long long)refills, (unsigned long long)victims);
     check(&d);
     close_drive(&d);
 }

@@ -113,12 +113,10 @@ Test(cli, bench_model_runs_a_chosen_case)
  * per die, more than its 1.2 GB) wrote at 1.000. */
 static double bench_small_steady_wa(const char *more)
 {
-    char args[512];
-    snprintf(args, sizeof args,
-             "bench model --cases 2 --set nand.blocks_per_plane=48 --set drive.user_capacity=30GB "
-             "--set workload.requests=300000 %s",
-             more);
-    output *o = expect_exit(0, "", args);
+    output *o = expect_exit(0, "",
+                            "bench model --cases 2 --set nand.blocks_per_plane=48 --set drive.user_capacity=30GB "
+                            "--set workload.requests=300000 %s",
+                            more);
     const char *line = strstr(o->out, "4KiB random write, steady");
     cr_assert(line, "%s", o->out);
     double pre, iops, run, wall, wa;

@@ -33,7 +33,7 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         uint32_t ahead = i + 16 < n ? holds[list[i + 16]] : FTL_MAP_BIT;
         if (ahead < FTL_MAP_BIT) {
             __builtin_prefetch(&f->l2p[ahead], 1);
-            ftl_prefetch_touch(f, ahead);
+            if (f->fast_relocated) ftl_prefetch_touch(f, ahead); /* what the hook reads */
         }
         /* a write-back from an earlier move may have taken a translation unit away */
         if (!ftl_valid(f, base + list[i])) continue;

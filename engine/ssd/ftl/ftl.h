@@ -115,7 +115,8 @@ typedef struct ftl {
     /* What a move of logical unit lpn reads next to its mapping entry, at
      * move_touches[lpn / move_touch_of] (the DRAM-less mapping cache's
      * slot of its translation unit; NULL: nothing): the fast path fetches
-     * it ahead with the entry. Wired at assembly. (GC's timed reads fetch
+     * it ahead with the entry while fast_relocated (which reads it) is set.
+     * Wired at assembly. (GC's timed reads fetch
      * the entry alone: fetching the slot too gained nothing on the timed
      * DRAM-less steady write, 0.50 - 0.51 M I/Os per second against 0.51 -
      * 0.59 without, in alternating runs.) */

@@ -3,6 +3,7 @@
 #include "tenant.h"
 
 #include "generator.h"
+#include "lookahead.h"
 #include "replay.h"
 #include "submit.h"
 #include "reqpool.h"
@@ -125,6 +126,7 @@ struct workload {
     bool measuring, stopping;
     replay *trace; /* workload.source = trace */
     zonewriter *zw; /* workload.source = zoned */
+    lookahead ahead; /* closed loop: warms the drive for the next draws */
     wear_phase wear; /* workload.phase = wear */
     placement place; /* the FDP handle of each request */
     int *group_active; /* workers running together: how many have not finished */
@@ -207,6 +209,7 @@ static void issue(workload *w, ssdlab_request *r)
         if (!zoned_request(w, r)) return;
     } else {
         bool read;
+        lookahead_warm(&w->ahead, &w->gen, w->rng, w->d);
         generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
         r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
         r->placement = placement_of(&w->place, r->offset, 0, 0);
@@ -418,7 +421,7 @@ static int open_phase(workload *w, const cfg *c, char *err, size_t errlen)
         w->on_arrival = sim_register_handler(w->s, "workload.arrival", on_arrival, NULL);
         return 0;
     }
-    if ((w->slots = calloc(w->depth, sizeof *w->slots))) return 0;
+    if ((w->slots = calloc(w->depth, sizeof *w->slots)) && !lookahead_init(&w->ahead, &w->gen, w->rng, w->d)) return 0;
     generator_free(&w->gen);
     snprintf(err, errlen, "out of memory");
     return -1;
@@ -451,6 +454,7 @@ void workload_free(workload *w)
     if (w->zw) zonewriter_free(w->zw);
     free(w->zw);
     generator_free(&w->gen);
+    lookahead_free(&w->ahead);
     reqpool_free(&w->pool);
     if (w->is_tenant) tenant_stats_free(&w->tenant);
     free(w->slots);

@@ -397,6 +397,7 @@ static void load_ftl(ssd_params *p, const cfg *c)
     p->gc_policy = cfg_choice(c, "ftl.gc.policy");
     p->gc_d = (uint32_t)cfg_uint(c, "ftl.gc.d");
     p->reverse_map_share = cfg_float(c, "sim.reverse_map_share");
+    p->warm_tables = (uint32_t)cfg_choice(c, "sim.warm_tables");
     p->order = cfg_choice(c, "ftl.alloc_order");
     p->gc_background_threshold = (uint32_t)cfg_uint(c, "ftl.gc.background_threshold");
     p->map_cached = strcmp(cfg_str(c, "ftl.mapping"), "cached") == 0;

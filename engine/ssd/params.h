@@ -139,6 +139,7 @@ typedef struct ssd_params {
     uint32_t gc_background_threshold;
     uint32_t wear_leveling_spread; /* 0: static wear levelling off */
     double reverse_map_share; /* sim.reverse_map_share: blocks whose reverse map is kept (revmap.h) */
+    uint32_t warm_tables;     /* sim.warm_tables: 0 auto, 1 on, 2 off (ftl_warm_pays) */
     sim_time_t idle_time;
     uint32_t order; /* index into alloc_order_names (ftl.c) */
 

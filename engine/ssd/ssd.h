@@ -36,6 +36,14 @@ void ssd_free(ssd *d);
  * Returns -1 (and sets nothing) for a request outside the drive, without
  * bytes or on a queue the drive does not have. */
 int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
+/* A hint from a source that knows its next requests: the drive fetches the
+ * table entries of these byte offsets now, together. Only the simulator's
+ * speed depends on it, never a result. */
+void ssd_warm(ssd *d, const uint64_t *offsets, uint32_t n);
+/* Whether the drive's tables are large enough for ssd_warm to pay. */
+bool ssd_warm_pays(const ssd *d);
+/* Units ssd_warm has loaded since the drive was built. */
+uint64_t ssd_warmed(const ssd *d);
 /* The priority class (0 urgent, 1 high, 2 medium, 3 low) the wrr arbiter
  * gives a submission queue below host.queues, as a tenant creates it. */
 void ssd_set_queue_class(ssd *d, uint32_t queue, int cls);

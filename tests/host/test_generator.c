@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "generator.h"
+#include "lookahead.h"
 #include "sim_config.h"
 #include "ssd.h"
 #include "workload.h"
@@ -248,4 +249,48 @@ Test(generator, phases_run_in_order)
     for (size_t i = 0; i < n; i++) cfg_free(phases[i]);
     free(phases);
     cfg_free(c);
+}
+
+/* The lookahead's guesses are the generator's next draws, every batch, and
+ * guessing leaves the stream and the generator where they were: a run with
+ * the lookahead draws what one without it draws. */
+Test(lookahead, guesses_the_next_draws_without_drawing)
+{
+    const gen_pattern patterns[] = {GEN_RANDOM, GEN_ZIPF, GEN_HOTCOLD, GEN_SEQUENTIAL};
+    for (int p = 0; p < 4; p++) {
+        generator g, twin;
+        init(&g, patterns[p], 0.3, "4KiB:60,16KiB:40", 0.9, 0.1, 0.9, 1ull << 30);
+        init(&twin, patterns[p], 0.3, "4KiB:60,16KiB:40", 0.9, 0.1, 0.9, 1ull << 30);
+        gsl_rng *r = rng(), *alone = rng();
+        lookahead la;
+        cr_assert_eq(lookahead_init(&la, &g, r, NULL), 0);
+        uint64_t guess[LOOKAHEAD_BATCH] = {0};
+        uint32_t batches = 0, checked = 0;
+        for (uint32_t i = 0; i < 10 * LOOKAHEAD_BATCH + 3; i++) {
+            uint32_t n = lookahead_guess(&la, &g, r, guess);
+            bool due = i % LOOKAHEAD_BATCH == 0 && patterns[p] != GEN_SEQUENTIAL; /* off for sequential */
+            cr_assert_eq(n, due ? (uint32_t)LOOKAHEAD_BATCH : 0u, "pattern %d draw %u", p, i);
+            batches += n > 0;
+            bool read, read_alone;
+            uint64_t off, off_alone;
+            uint32_t bytes, bytes_alone;
+            generator_next(&g, r, &read, &off, &bytes);
+            generator_next(&twin, alone, &read_alone, &off_alone, &bytes_alone);
+            cr_assert_eq(off, off_alone, "pattern %d draw %u: the lookahead moved the stream", p, i);
+            cr_assert_eq(bytes, bytes_alone);
+            cr_assert_eq(read, read_alone);
+            if (patterns[p] == GEN_SEQUENTIAL) continue;
+            cr_assert_eq(off, guess[i % LOOKAHEAD_BATCH], "pattern %d draw %u: guessed %llu", p, i,
+                         (unsigned long long)guess[i % LOOKAHEAD_BATCH]);
+            checked++;
+        }
+        bool on = patterns[p] != GEN_SEQUENTIAL;
+        cr_assert_eq(batches, on ? 11u : 0u, "pattern %d", p);
+        cr_assert_eq(checked, on ? 10u * LOOKAHEAD_BATCH + 3 : 0u);
+        lookahead_free(&la);
+        gsl_rng_free(r);
+        gsl_rng_free(alone);
+        generator_free(&g);
+        generator_free(&twin);
+    }
 }

@@ -817,3 +817,44 @@ Test(timing, reverse_map_share_changes_no_result)
             cr_assert_eq(whole.latency_sum_ns[c], least.latency_sum_ns[c], "setup %d class %d", i, c);
     }
 }
+
+static void run_warmed(const char *warm, const char *const *setup, ssdlab_stats *st, sim_time_t *end, uint64_t *warmed)
+{
+    bench b;
+    const char *more[] = {warm, NULL};
+    open_bench_lists(&b, setup, more);
+    run_bench(&b);
+    ssd_stats(b.d, st);
+    *end = sim_now(b.s);
+    *warmed = ssd_warmed(b.d);
+    close_bench(&b);
+}
+
+/* The lookahead guesses from a copy of the workload's stream and the drive
+ * only loads table entries for the guesses: every result is the same with
+ * it and without it, on a DRAM map and on a mapping cache. */
+Test(timing, warm_tables_changes_no_result)
+{
+    const char *const dram[] = {"workload.precondition=steady", "workload.requests=30000", "workload.read_share=0.5",
+                                "workload.pattern=hotcold", NULL};
+    const char *const dramless[] = {"ftl.mapping=cached", "ftl.map_cache=64KiB", "workload.precondition=steady",
+                                    "workload.requests=40000", "workload.read_share=0.2", NULL};
+    const char *const *setups[] = {dram, dramless};
+    for (int i = 0; i < 2; i++) {
+        ssdlab_stats on, off;
+        sim_time_t end_on, end_off;
+        uint64_t warmed_on, warmed_off;
+        run_warmed("sim.warm_tables=on", setups[i], &on, &end_on, &warmed_on);
+        run_warmed("sim.warm_tables=off", setups[i], &off, &end_off, &warmed_off);
+        /* every request of the warm-up and the run, guessed in whole batches */
+        cr_assert_geq(warmed_on, 32000, "setup %d: %llu units warmed", i, (unsigned long long)warmed_on);
+        cr_assert_eq(warmed_off, 0);
+        cr_assert_gt(on.gc_units_written, 1000, "setup %d: GC moves data (%llu units)", i, (unsigned long long)on.gc_units_written);
+        cr_assert_eq(end_on, end_off, "setup %d", i);
+        cr_assert_eq(on.gc_units_written, off.gc_units_written, "setup %d", i);
+        cr_assert_eq(on.erases, off.erases, "setup %d", i);
+        cr_assert_eq(on.flash_reads, off.flash_reads, "setup %d", i);
+        cr_assert_eq(on.map_units_written, off.map_units_written, "setup %d", i);
+        for (int c = 0; c < SSDLAB_CLASSES; c++) cr_assert_eq(on.latency_sum_ns[c], off.latency_sum_ns[c], "setup %d class %d", i, c);
+    }
+}

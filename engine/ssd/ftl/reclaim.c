@@ -196,7 +196,7 @@ static void issue_reads(reclaim *r, uint32_t die)
         for (uint32_t k = 0; k < upp; k++) valid += ftl_valid(r->f, base + k);
         rd->next += upp;
         if (!valid) continue;
-        for (uint32_t k = 0; k < upp; k++) ftl_prefetch_holder(r->f, base + k);
+        ftl_fetch_holders(r->f, base, upp);
         rd->reads_out++;
         flash_submit(r->fl, flash_txn(r->fl, TX_GC_READ, die, base, valid));
     }

@@ -55,6 +55,7 @@ static inline void revmap_set(revmap *m, uint32_t ppa, uint32_t block, uint32_t 
     uint32_t slot = m->slot_of[block];
     if (slot != REVMAP_NONE) m->holds[(uint64_t)slot * m->units_per_block + (ppa - block * m->units_per_block)] = what;
 }
+static inline void revmap_prefetch_valid(const revmap *m, uint32_t ppa) { __builtin_prefetch(&m->valid[ppa >> 6], 1); }
 static inline void revmap_clear(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63)); }
 
 /* What a valid unit of a covered block holds; REVMAP_NONE if it is invalid. */

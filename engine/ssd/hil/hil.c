@@ -63,6 +63,9 @@ static void continue_request(hil *h, ssdlab_request *r)
         buffer_read(h->buf, r);
         break;
     case SSDLAB_WRITE:
+        ftl_prefetch_old_of(h->f, lpn);
+        buffer_write(h->buf, r);
+        break;
     case SSDLAB_ZONE_APPEND: buffer_write(h->buf, r); break;
     case SSDLAB_TRIM: {
         uint32_t map_reads = h->map ? mapio_uncached(h->map, lpn, n) : 0;
@@ -130,6 +133,16 @@ int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
     arbiter_arrive(&h->arb, r);
     fetch(h);
     return 0;
+}
+
+void hil_warm(hil *h, const uint64_t *offsets, uint32_t n)
+{
+    uint32_t lpns[FTL_WARM_MAX], count = 0;
+    uint64_t end = h->p->logical_units * h->p->unit;
+    for (uint32_t i = 0; i < n && count < FTL_WARM_MAX; i++)
+        if (offsets[i] < end) lpns[count++] = (uint32_t)(h->p->unit_shift ? offsets[i] >> h->p->unit_shift : offsets[i] / h->p->unit);
+    ftl_warm(h->f, lpns, count);
+    h->warmed += count;
 }
 
 /* --- up the path ----------------------------------------------------------- */

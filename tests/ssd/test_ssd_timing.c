@@ -770,6 +770,20 @@ Test(timing, busy_time_counts_overlaps_once)
  * fewest blocks covered (refilled from the mapping table again and again);
  * so does a DRAM-less drive, whose blocks of translation units alone are
  * covered one at a time from their own table. */
+/* Two runs that must not differ: the same end, flash work and latencies. */
+static void assert_same_run(const ssdlab_stats *a, const ssdlab_stats *b, sim_time_t end_a, sim_time_t end_b, int setup)
+{
+    cr_assert_eq(end_a, end_b, "setup %d", setup);
+    cr_assert_eq(a->gc_units_written, b->gc_units_written, "setup %d", setup);
+    cr_assert_eq(a->erases, b->erases, "setup %d", setup);
+    cr_assert_eq(a->flash_reads, b->flash_reads, "setup %d", setup);
+    cr_assert_eq(a->read_cache_hits, b->read_cache_hits, "setup %d", setup);
+    cr_assert_eq(a->map_units_written, b->map_units_written, "setup %d", setup);
+    cr_assert_eq(a->fold_units_written, b->fold_units_written, "setup %d", setup);
+    for (int c = 0; c < SSDLAB_CLASSES; c++)
+        cr_assert_eq(a->latency_sum_ns[c], b->latency_sum_ns[c], "setup %d class %d", setup, c);
+}
+
 static void run_with_share(const char *share, const char *const *setup, ssdlab_stats *st, sim_time_t *end, uint64_t *refills,
                            uint64_t *block_fills)
 {
@@ -806,15 +820,7 @@ Test(timing, reverse_map_share_changes_no_result)
         if (i == 2) /* translation units' blocks were GC's victims, and none needed a refill to be covered */
             cr_assert_gt(fills_whole, 10, "%llu blocks of translation units covered", (unsigned long long)fills_whole);
         cr_assert_gt(whole.gc_units_written, 10000, "setup %d: GC moves data (%llu units)", i, (unsigned long long)whole.gc_units_written);
-        cr_assert_eq(end_whole, end_least, "setup %d", i);
-        cr_assert_eq(whole.gc_units_written, least.gc_units_written, "setup %d", i);
-        cr_assert_eq(whole.erases, least.erases, "setup %d", i);
-        cr_assert_eq(whole.flash_reads, least.flash_reads, "setup %d", i);
-        cr_assert_eq(whole.read_cache_hits, least.read_cache_hits, "setup %d", i);
-        cr_assert_eq(whole.map_units_written, least.map_units_written, "setup %d", i);
-        cr_assert_eq(whole.fold_units_written, least.fold_units_written, "setup %d", i);
-        for (int c = 0; c < SSDLAB_CLASSES; c++)
-            cr_assert_eq(whole.latency_sum_ns[c], least.latency_sum_ns[c], "setup %d class %d", i, c);
+        assert_same_run(&whole, &least, end_whole, end_least, i);
     }
 }
 
@@ -850,11 +856,6 @@ Test(timing, warm_tables_changes_no_result)
         cr_assert_geq(warmed_on, 32000, "setup %d: %llu units warmed", i, (unsigned long long)warmed_on);
         cr_assert_eq(warmed_off, 0);
         cr_assert_gt(on.gc_units_written, 1000, "setup %d: GC moves data (%llu units)", i, (unsigned long long)on.gc_units_written);
-        cr_assert_eq(end_on, end_off, "setup %d", i);
-        cr_assert_eq(on.gc_units_written, off.gc_units_written, "setup %d", i);
-        cr_assert_eq(on.erases, off.erases, "setup %d", i);
-        cr_assert_eq(on.flash_reads, off.flash_reads, "setup %d", i);
-        cr_assert_eq(on.map_units_written, off.map_units_written, "setup %d", i);
-        for (int c = 0; c < SSDLAB_CLASSES; c++) cr_assert_eq(on.latency_sum_ns[c], off.latency_sum_ns[c], "setup %d class %d", i, c);
+        assert_same_run(&on, &off, end_on, end_off, i);
     }
 }

@@ -63,6 +63,9 @@ static inline bool media_retires(const media_params *m) { return m->endurance > 
  * are cut into units by shifts then (request_units.h). */
 static inline uint32_t params_unit_shift(uint32_t unit) { return unit && !(unit & (unit - 1)) ? (uint32_t)__builtin_ctz(unit) : 0; }
 
+/* sim.warm_tables's choices, in the key's order. */
+typedef enum warm_tables_mode { WARM_AUTO, WARM_ON, WARM_OFF } warm_tables_mode;
+
 typedef struct ssd_params {
     /* NAND part */
     uint32_t bits_per_cell;
@@ -139,7 +142,7 @@ typedef struct ssd_params {
     uint32_t gc_background_threshold;
     uint32_t wear_leveling_spread; /* 0: static wear levelling off */
     double reverse_map_share; /* sim.reverse_map_share: blocks whose reverse map is kept (revmap.h) */
-    uint32_t warm_tables;     /* sim.warm_tables: 0 auto, 1 on, 2 off (ftl_warm_pays) */
+    uint32_t warm_tables;     /* sim.warm_tables, a warm_tables_mode (ftl_warm_pays) */
     sim_time_t idle_time;
     uint32_t order; /* index into alloc_order_names (ftl.c) */
 

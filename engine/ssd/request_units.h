@@ -26,10 +26,12 @@ static inline req_state *req_priv(ssdlab_request *r) { return (req_state *)(void
 /* Every command asks for these: a shift where the mapping unit is a power
  * of two (as it nearly always is), since a 64-bit division was most of the
  * time a command's fetch took. */
-static inline uint32_t req_first_unit(const ssd_params *p, const ssdlab_request *r)
+static inline uint32_t unit_at(const ssd_params *p, uint64_t offset)
 {
-    return (uint32_t)(p->unit_shift ? r->offset >> p->unit_shift : r->offset / p->unit);
+    return (uint32_t)(p->unit_shift ? offset >> p->unit_shift : offset / p->unit);
 }
+
+static inline uint32_t req_first_unit(const ssd_params *p, const ssdlab_request *r) { return unit_at(p, r->offset); }
 
 static inline uint32_t req_units(const ssd_params *p, const ssdlab_request *r)
 {

@@ -266,8 +266,9 @@ static inline uint32_t ftl_holds(const ftl *f, uint32_t ppa) { return revmap_hol
  * random access into a table far larger than the cache. Where warming pays
  * (tables over 1 GiB, ftl_warm_pays) they are loaded, since a prefetch
  * there waited for its address translation all the same (2 TiB steady
- * write: 1.79 to 1.49 s); below, a load would wait for the memory where a
- * prefetch does not (128 GiB: 1.14 - 1.23 s to 1.44 s). */
+ * write, one pair of runs: 1.79 to 1.49 s); below, a load waits for the
+ * memory where a prefetch does not (128 GiB steady write, three pairs:
+ * 1.14 - 1.56 s to 1.44 - 1.58 s). */
 static inline void ftl_fetch_holders(const ftl *f, uint32_t ppa, uint32_t n)
 {
     uint32_t seen = 0;

@@ -140,7 +140,7 @@ void hil_warm(hil *h, const uint64_t *offsets, uint32_t n)
     uint32_t lpns[FTL_WARM_MAX], count = 0;
     uint64_t end = h->p->logical_units * h->p->unit;
     for (uint32_t i = 0; i < n && count < FTL_WARM_MAX; i++)
-        if (offsets[i] < end) lpns[count++] = (uint32_t)(h->p->unit_shift ? offsets[i] >> h->p->unit_shift : offsets[i] / h->p->unit);
+        if (offsets[i] < end) lpns[count++] = unit_at(h->p, offsets[i]);
     ftl_warm(h->f, lpns, count);
     h->warmed += count;
 }

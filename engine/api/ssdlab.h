@@ -85,7 +85,7 @@ typedef struct ssdlab_stats {
     double latency_sum_ns[SSDLAB_CLASSES];
     uint64_t refused;                   /* commands completed with a status other than 0 */
     uint64_t host_units_written, gc_units_written, erases;
-    uint64_t map_units_written; /* translation units written back (DRAM-less) */
+    uint64_t map_units_written; /* translation units written back (DRAM-less, or a DRAM table with a dirty limit) */
     uint64_t flash_reads, flash_programs, read_retries, suspends, read_cache_hits;
     /* controller.ecc_model = rber: soft-decision reads, and reads that not
      * even they corrected (their host reads end with Unrecovered Read Error) */

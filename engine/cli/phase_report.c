@@ -170,4 +170,7 @@ void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *
         fprintf(log, "  mapping cache: %u of %u translation units; %llu misses (%.1f%% of requests), %llu write-backs\n",
                p->map_cache_pages, p->map_pages, (unsigned long long)st.map_misses,
                r->requests ? 100.0 * (double)st.map_misses / (double)r->requests : 0.0, (unsigned long long)st.map_writebacks);
+    else if (p->map_persisted)
+        fprintf(log, "  mapping table in DRAM: at most %u of %u translation units dirty; %llu write-backs\n",
+               p->map_cache_pages, p->map_pages, (unsigned long long)st.map_writebacks);
 }

@@ -159,6 +159,11 @@ const cfg_key ssd_config_keys[] = {
     {"ftl.map_cache_policy", CFG_ENUM, NULL, "lru", NULL, NULL, NULL /* from its plug-in table (run/config_keys.c) */,
      "Cached mapping: which translation unit leaves a full cache: the least recently used, or the first cached."},
     {"ftl.map_entry_size", CFG_SIZE, "B", "4B", "1B", "64B", NULL, "Cached mapping: bytes of one mapping entry in a translation unit."},
+    {"ftl.map_dirty_limit", CFG_SIZE, "MiB", "0B", "0B", "64GiB", NULL,
+     "DRAM mapping: translation units (pieces of the table in DRAM) that may be changed and not yet written to flash; "
+     "a change past the limit writes the least recently changed one out, as a DRAM-less drive writes back what leaves "
+     "its cache. Random writes over a span of more units than the limit then write about one unit per host write; "
+     "writes within a smaller span, none. 0: the table's writes to flash are not modelled."},
     {"ftl.gc.policy", CFG_ENUM, NULL, "greedy", NULL, NULL, NULL /* from its plug-in table (run/config_keys.c) */,
      "Victim selection of garbage collection."},
     {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},
@@ -447,10 +452,24 @@ static int derive_geometry(ssd_params *p, const cfg *c, char *err, size_t errlen
     p->map_entries_per_page = (uint32_t)(p->unit / entry);
     p->map_page_of = divider_of(p->map_entries_per_page);
     p->map_pages = (uint32_t)((p->logical_units + p->map_entries_per_page - 1) / p->map_entries_per_page);
+    uint64_t dirty_limit = cfg_uint(c, "ftl.map_dirty_limit");
+    if (p->map_cached && dirty_limit)
+        return fail(err, errlen, "key 'ftl.map_dirty_limit' applies to 'ftl.mapping: dram'; a cached mapping writes back "
+                                 "the dirty units that leave its cache ('ftl.map_cache'); expected 0 or 'ftl.mapping: dram'");
     uint64_t cache_pages = cfg_uint(c, "ftl.map_cache") / p->unit;
     if (p->map_cached && cache_pages == 0)
         return fail(err, errlen, "key 'ftl.map_cache' (%llu B) holds no translation unit of %llu B",
                     (unsigned long long)cfg_uint(c, "ftl.map_cache"), (unsigned long long)p->unit);
+    /* A DRAM table with a dirty limit writes its units out through the
+     * DRAM-less drive's cache, which then holds only the dirty units. */
+    if (dirty_limit) {
+        cache_pages = dirty_limit / p->unit;
+        if (cache_pages == 0)
+            return fail(err, errlen, "key 'ftl.map_dirty_limit' (%llu B) holds no translation unit of %llu B; expected "
+                                     "0 (not modelled) or at least one unit",
+                        (unsigned long long)dirty_limit, (unsigned long long)p->unit);
+    }
+    p->map_persisted = p->map_cached || dirty_limit;
     p->map_cache_pages = (uint32_t)(cache_pages < p->map_pages ? cache_pages : p->map_pages);
     return 0;
 }

@@ -148,10 +148,11 @@ typedef struct ssd_params {
 
     /* mapping table: all in DRAM, or translation pages cached (DFTL) */
     bool map_cached;
+    bool map_persisted;            /* translation units are written to flash (mapio.h): cached, or a DRAM table with a dirty limit */
     uint32_t map_entries_per_page; /* mapping entries in one translation unit */
     divider map_page_of;           /* logical unit -> its translation unit: divides by map_entries_per_page */
     uint32_t map_pages;            /* translation units of the whole table */
-    uint32_t map_cache_pages;      /* translation units the cache holds */
+    uint32_t map_cache_pages;      /* translation units the cache holds; DRAM: the dirty ones it may hold */
     uint32_t map_cache_policy;     /* index into mapcache_policy_names (mapcache.c) */
 
     /* SLC cache */

@@ -77,7 +77,7 @@ static void wire(ssd *d)
     flash_on_done(fl, TX_ERASE, reclaim_erase_done, &d->rc);
     flash_on_done(fl, TX_MAP_READ, mapio_read_done, &d->map);
     if (d->m.interval) flash_set_watch(fl, metrics_catch_up, &d->m, &d->m.interval_end);
-    reclaim_set_hooks(&d->rc, &(reclaim_hooks){space_freed, d->p.map_cached ? relocated : NULL, reclaimed, d});
+    reclaim_set_hooks(&d->rc, &(reclaim_hooks){space_freed, d->p.map_persisted ? relocated : NULL, reclaimed, d});
     d->map.resume = hil_resume;
     d->map.resume_ctx = &d->h;
     buffer_set_hooks(&d->buf, &(buffer_hooks){hil_move_in, hil_buffer_done, hil_resume, &d->h});
@@ -102,7 +102,7 @@ static uint64_t memory_needed(const ssd_params *p)
     /* block table, programmed, free stacks, the cover's scratch (blocks and their ranking) */
     bytes += nblocks * (sizeof(ftl_block) + 3 * sizeof(uint32_t) + sizeof(ftl_ranked));
     bytes += (uint64_t)p->dies * (sizeof(ftl_die) + flash_die_bytes() + sizeof(reclaim_die) + sizeof(progunit_die));
-    if (p->map_cached) bytes += 8 * (uint64_t)p->map_pages + 16 * (uint64_t)p->map_cache_pages;
+    if (p->map_persisted) bytes += 8 * (uint64_t)p->map_pages + 16 * (uint64_t)p->map_cache_pages;
     if (p->trim == TRIM_DEFERRED) bytes += p->l2p_units / 8;
     bytes += (uint64_t)p->zones * (sizeof(zone) + sizeof(zone_io));
     bytes += p->read_cache / p->unit * 12; /* tag and stamp per cached unit */
@@ -139,8 +139,8 @@ static bool build(ssd *d, const cfg *c)
     if (!(d->has_pu = progunit_init(&d->pu, &d->f, &d->fl) == 0)) return false;
     if (!(d->has_rc = reclaim_init(&d->rc, d->s, &d->f, &d->fl, &d->pu, &d->dp) == 0)) return false;
     if (trimmap_init(&d->tm, p->trim == TRIM_DEFERRED ? p->l2p_units : 0)) return false;
-    if (p->map_cached && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
-    mapio *map = p->map_cached ? &d->map : NULL;
+    if (p->map_persisted && !(d->has_map = mapio_init(&d->map, &d->f, &d->fl, &d->pu, &d->rc) == 0)) return false;
+    mapio *map = p->map_persisted ? &d->map : NULL;
     if (map) {
         d->f.move_touches = map->cache.slot_of_page;
         d->f.move_touch_of = p->map_page_of;
@@ -503,7 +503,7 @@ bool ssd_wear_prepare(ssd *d) { return progunit_pad_all(&d->pu) > 0; }
 
 int ssd_wear_begin(ssd *d)
 {
-    if (!d->p.map_cached) return 0;
+    if (!d->p.map_persisted) return 0;
     d->wear_dies = malloc((size_t)d->p.dies * sizeof *d->wear_dies);
     d->wear_die_marked = calloc(d->p.dies, 1);
     if (d->wear_dies && d->wear_die_marked) {

@@ -45,6 +45,7 @@ static bool must_read(const mapio *m, uint32_t page)
 
 uint32_t mapio_uncached(const mapio *m, uint32_t lpn, uint32_t n)
 {
+    if (!m->p->map_cached) return 0; /* the whole table is in DRAM */
     uint32_t reads = 0;
     for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) reads += must_read(m, p);
     return reads;
@@ -52,6 +53,7 @@ uint32_t mapio_uncached(const mapio *m, uint32_t lpn, uint32_t n)
 
 bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n)
 {
+    if (!m->p->map_cached) return true; /* the whole table is in DRAM; the cache holds only its dirty units */
     for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) {
         if (mapcache_touch(&m->cache, p, false)) continue;
         uint32_t at = m->f->map_loc[p];

@@ -4,7 +4,10 @@
  * translation unit is not cached waits while it is read from flash; a
  * dirty unit pushed out of the cache is written to a new place
  * (programmed with the die's next program unit of translation units), and
- * GC moves translation units like data. */
+ * GC moves translation units like data. A drive whose whole table is in
+ * DRAM writes its changed units to flash the same way when given a dirty
+ * limit (ftl.map_dirty_limit): its cache then holds the dirty units only,
+ * and no command waits for a read. */
 #ifndef SSDLAB_MAPIO_H
 #define SSDLAB_MAPIO_H
 

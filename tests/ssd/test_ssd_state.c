@@ -485,14 +485,14 @@ Test(state, wear_path_random_writes_match_the_timed_path)
     close_small(&b);
 }
 
-/* DRAM-less: the wear path keeps the mapping cache as the timed path does:
- * dirty translation units pushed out per host unit agree within 20 % (the
- * wear path's GC keeps up at once, so it moves more: each move dirties a
- * unit too), and every one pushed out is written back, where the timed
- * path drops those whose die is down to its GC reserve at that moment. */
-Test(state, wear_path_writes_back_translation_units_as_the_timed_path)
+/* The wear path keeps the mapping cache as the timed path does, for a
+ * DRAM-less cache and for a DRAM table with a dirty limit alike: dirty
+ * translation units pushed out per host unit agree within 20 % (the wear
+ * path's GC keeps up at once, so it moves more: each move dirties a unit
+ * too), and every one pushed out is written back, where the timed path
+ * drops those whose die is down to its GC reserve at that moment. */
+static void wear_path_writes_back_as_the_timed_path(const char *const *sets)
 {
-    const char *sets[] = {"ftl.mapping=cached", "ftl.map_cache=256KiB", "drive.user_capacity=400MB"};
     driver a, b;
     open_small(&a, sets, 3);
     open_small(&b, sets, 3);
@@ -515,4 +515,16 @@ Test(state, wear_path_writes_back_translation_units_as_the_timed_path)
     check(&b);
     close_small(&a);
     close_small(&b);
+}
+
+Test(state, wear_path_writes_back_translation_units_as_the_timed_path)
+{
+    const char *cached[] = {"ftl.mapping=cached", "ftl.map_cache=256KiB", "drive.user_capacity=400MB"};
+    wear_path_writes_back_as_the_timed_path(cached);
+}
+
+Test(state, wear_path_writes_back_a_dram_table_as_the_timed_path)
+{
+    const char *dram[] = {"ftl.mapping=dram", "ftl.map_dirty_limit=256KiB", "drive.user_capacity=400MB"};
+    wear_path_writes_back_as_the_timed_path(dram);
 }

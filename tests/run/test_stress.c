@@ -69,6 +69,21 @@ Test(stress, every_family_keeps_its_integrity, .timeout = 600)
     globfree(&g);
 }
 
+/* A DRAM table written back past a dirty limit of four translation units:
+ * the units go into blocks of their own among the data, GC moves them, and
+ * the data's mapping stays whole through every episode. */
+Test(stress, a_dram_table_written_back_keeps_its_integrity, .timeout = 300)
+{
+    cfg *c = small_drive(SOURCE_DIR "/models/drives/crucial-bx200.yaml");
+    cfg_set_override(c, "ftl.map_dirty_limit=16KiB");
+    cr_assert_eq(cfg_error_count(c), 0, "%s", cfg_errors(c));
+    stress_counts k;
+    char err[1024];
+    cr_assert_eq(stress_run(c, STRESS_REQUESTS / 2, 11, &k, err, sizeof err), 0, "%s", err);
+    if (STRESS_REACHES_GC) cr_assert_gt(k.gc_checks, 0, "GC never ran");
+    cfg_free(c);
+}
+
 /* Same seed, same run; another seed, another run. */
 Test(stress, is_deterministic_per_seed)
 {

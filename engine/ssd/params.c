@@ -161,9 +161,9 @@ const cfg_key ssd_config_keys[] = {
     {"ftl.map_entry_size", CFG_SIZE, "B", "4B", "1B", "64B", NULL, "Cached mapping: bytes of one mapping entry in a translation unit."},
     {"ftl.map_dirty_limit", CFG_SIZE, "MiB", "0B", "0B", "64GiB", NULL,
      "DRAM mapping: translation units (pieces of the table in DRAM) that may be changed and not yet written to flash; "
-     "a change past the limit writes the least recently changed one out, as a DRAM-less drive writes back what leaves "
-     "its cache. Random writes over a span of more units than the limit then write about one unit per host write; "
-     "writes within a smaller span, none. 0: the table's writes to flash are not modelled."},
+     "a change past the limit writes one out (the least recently changed: ftl.map_cache_policy), as a DRAM-less drive "
+     "writes back what leaves its cache. Uniform random writes over S units with room for L write back 1 - L/S of a "
+     "unit each; writes within L units, none. 0: the table's writes to flash are not modelled."},
     {"ftl.gc.policy", CFG_ENUM, NULL, "greedy", NULL, NULL, NULL /* from its plug-in table (run/config_keys.c) */,
      "Victim selection of garbage collection."},
     {"ftl.gc.d", CFG_UINT, NULL, "10", "2", "1000", NULL, "Blocks sampled by the d-choices victim policy."},

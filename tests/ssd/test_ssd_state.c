@@ -6,8 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim_config.h"
-#include "ssd.h"
+#include "request_loop.h"
 #include "ssdlab.h"
 
 /* 4 dies x 48 blocks of 768 units (3 MiB): 576 MiB of flash, 480 MB user. */
@@ -16,19 +15,7 @@ static const char *const small[] = {
     "nand.blocks_per_plane=48", "drive.user_capacity=480MB", "controller.write_buffer=2MiB", "host.max_queue_depth=64"};
 enum { NSMALL = sizeof small / sizeof small[0] };
 
-typedef struct driver {
-    ssdlab_drive *h;
-    ssd *d;
-    sim *s;
-    cfg *c;
-    gsl_rng *rng;
-    ssdlab_request reqs[16];
-    uint64_t to_issue;
-    uint64_t units;
-    double trim_share, read_share;
-    bool sequential;
-    uint64_t next_unit;
-} driver;
+typedef request_loop driver;
 
 static void open_small(driver *v, const char *const *extra, int nextra)
 {
@@ -55,33 +42,6 @@ static void close_small(driver *v)
     cfg_free(v->c);
 }
 
-static void issue(driver *v, ssdlab_request *r);
-
-static void on_done(ssdlab_request *r, void *ctx)
-{
-    driver *v = ctx;
-    if (v->to_issue) issue(v, r);
-}
-
-static void issue(driver *v, ssdlab_request *r)
-{
-    v->to_issue--;
-    double u = gsl_rng_uniform(v->rng);
-    uint64_t unit = v->sequential ? v->next_unit++ % v->units : gsl_rng_uniform_int(v->rng, v->units);
-    r->op = u < v->trim_share ? SSDLAB_TRIM : u < v->trim_share + v->read_share ? SSDLAB_READ : SSDLAB_WRITE;
-    r->offset = unit * 4096;
-    r->bytes = 4096;
-    cr_assert_eq(ssd_submit(v->d, r, on_done, v), 0);
-}
-
-static void drive_requests(driver *v, uint64_t n, int depth)
-{
-    v->to_issue = n;
-    for (int i = 0; i < depth && v->to_issue; i++) issue(v, &v->reqs[i]);
-    sim_run(v->s, SIM_TIME_MAX);
-    cr_assert_eq(ssd_outstanding(v->d), 0);
-}
-
 static void check(driver *v)
 {
     char err[512];
@@ -94,13 +54,13 @@ Test(state, integrity_under_timed_writes_trims_reads_and_gc)
     open_small(&v, NULL, 0);
     cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
     v.sequential = true;
-    drive_requests(&v, v.units, 8); /* fill */
+    request_loop_run(&v, v.units, 8); /* fill */
     check(&v);
     v.sequential = false;
     v.trim_share = 0.05;
     v.read_share = 0.2;
     for (int round = 0; round < 4; round++) {
-        drive_requests(&v, v.units / 2, 16);
+        request_loop_run(&v, v.units / 2, 16);
         check(&v);
     }
     ssdlab_stats st;
@@ -130,7 +90,7 @@ Test(state, fast_fill_equals_simulated_fill)
     open_small(&a, NULL, 0);
     open_small(&b, NULL, 0);
     a.sequential = true;
-    drive_requests(&a, a.units, 1);
+    request_loop_run(&a, a.units, 1);
     ssd_precondition(b.d, 0, b.rng);
     ftl *fa = ssd_ftl(a.d), *fb = ssd_ftl(b.d);
     for (uint64_t lpn = 0; lpn < a.units; lpn++)
@@ -165,9 +125,9 @@ static void open_random_pair(driver *a, driver *b, uint64_t times)
     open_small(a, sets, 4);
     open_small(b, sets, 4);
     a->sequential = true;
-    drive_requests(a, a->units, 8);
+    request_loop_run(a, a->units, 8);
     a->sequential = false;
-    drive_requests(a, times * a->units, 16);
+    request_loop_run(a, times * a->units, 16);
 }
 
 Test(state, fast_random_overwrite_matches_simulated_distribution)
@@ -224,13 +184,13 @@ Test(state, public_api_round_trip)
     cr_assert(strstr(err, "too little spare area"), "%s", err);
 }
 
-/* DRAM-less: translation units live in blocks of their own and move with GC
- * like data; the checker follows them too. */
-Test(state, integrity_with_translation_units_under_gc)
+/* Translation units live in blocks of their own and move with GC like
+ * data, DRAM-less or written back from a DRAM table past its dirty limit;
+ * the checker follows them too. Returns the run's counts. */
+static ssdlab_stats translation_units_hold_under_gc(const char *const *sets, int nsets)
 {
-    const char *sets[] = {"ftl.mapping=cached", "ftl.map_cache=64KiB"};
     driver v;
-    open_small(&v, sets, 2);
+    open_small(&v, sets, nsets);
     cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
     ssd_precondition(v.d, 0, v.rng);
     check(&v);
@@ -239,7 +199,7 @@ Test(state, integrity_with_translation_units_under_gc)
     v.trim_share = 0.05;
     v.read_share = 0.2;
     for (int round = 0; round < 3; round++) {
-        drive_requests(&v, v.units / 2, 16);
+        request_loop_run(&v, v.units / 2, 16);
         check(&v);
     }
     ssdlab_stats st;
@@ -247,6 +207,20 @@ Test(state, integrity_with_translation_units_under_gc)
     cr_assert_gt(st.erases, 20);
     cr_assert_gt(st.map_writebacks, 1000);
     close_small(&v);
+    return st;
+}
+
+Test(state, integrity_with_translation_units_under_gc)
+{
+    const char *sets[] = {"ftl.mapping=cached", "ftl.map_cache=64KiB"};
+    cr_assert_gt(translation_units_hold_under_gc(sets, 2).map_misses, 0);
+}
+
+/* A DRAM table's reads, trims and GC moves never wait for a mapping read. */
+Test(state, integrity_with_a_dram_table_written_back_under_gc)
+{
+    const char *sets[] = {"ftl.mapping=dram", "ftl.map_dirty_limit=64KiB"};
+    cr_assert_eq(translation_units_hold_under_gc(sets, 2).map_misses, 0);
 }
 
 /* GC in bursts (ftl.gc.burst): a die down to its threshold collects until it
@@ -263,10 +237,10 @@ static size_t random_rewrite_stalls(const char *burst, const char *share, size_t
     open_small(&v, extra, 4);
     cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
     v.sequential = true;
-    drive_requests(&v, v.units, 8);
+    request_loop_run(&v, v.units, 8);
     v.sequential = false;
     double start_s = (double)sim_now(v.s) * 1e-9;
-    drive_requests(&v, 2 * v.units, 16);
+    request_loop_run(&v, 2 * v.units, 16);
     check(&v);
     ssd_close_interval(v.d);
     size_t n, stalls = 0, last = 0;
@@ -324,7 +298,7 @@ static burst_probe random_rewrites_in_bursts(const char *quota)
     open_small(&v, extra, 4);
     cr_assert_eq(ftl_enable_versions(ssd_ftl(v.d)), 0);
     v.sequential = true;
-    drive_requests(&v, v.units, 8);
+    request_loop_run(&v, v.units, 8);
     v.sequential = false;
     const ssd_params *p = ssd_params_of(v.d);
     ftl *f = ssd_ftl(v.d);
@@ -333,7 +307,7 @@ static burst_probe random_rewrites_in_bursts(const char *quota)
     int samples = 0;
     /* a die's count stays at its burst's final value until the next burst */
     for (int round = 0; round < 80; round++) {
-        drive_requests(&v, v.units / 40, 16);
+        request_loop_run(&v, v.units / 40, 16);
         if (round < 40) continue; /* the drive's first pass, before GC settles */
         for (uint32_t die = 0; die < p->dies; die++) {
             if (f->dies[die].burst_victims > r.most_victims) r.most_victims = f->dies[die].burst_victims;
@@ -377,7 +351,7 @@ static double writes_after(driver *v, bool idle, uint32_t *free_before)
     ssd_reset_stats(v->d);
     if (idle) {
         v->read_share = 1;
-        drive_requests(v, 1, 1);
+        request_loop_run(v, 1, 1);
         sim_time_t until = sim_now(v->s) + SIM_SEC(600);
         sim_run(v->s, until);
         sim_advance_to(v->s, until);
@@ -385,7 +359,7 @@ static double writes_after(driver *v, bool idle, uint32_t *free_before)
     *free_before = fewest_free_blocks(v);
     v->read_share = 0;
     sim_time_t start = sim_now(v->s);
-    drive_requests(v, v->units / 4, 16);
+    request_loop_run(v, v->units / 4, 16);
     return (double)(v->units / 4) / ((double)(sim_now(v->s) - start) * 1e-9);
 }
 
@@ -440,7 +414,7 @@ Test(state, wear_path_equals_timed_path_for_sequential_rewrites)
     open_small(&a, NULL, 0);
     open_small(&b, NULL, 0);
     a.sequential = true;
-    drive_requests(&a, 4 * a.units, 1);
+    request_loop_run(&a, 4 * a.units, 1);
     ssd_precondition(b.d, 0, b.rng);
     uint64_t before = ssd_host_units_ever(b.d);
     wear_units(&b, 3 * b.units, true);
@@ -500,7 +474,7 @@ static void wear_path_writes_back_as_the_timed_path(const char *const *sets)
     ssd_precondition(b.d, 0, b.rng);
     ssd_reset_stats(a.d);
     ssd_reset_stats(b.d);
-    drive_requests(&a, 2 * a.units, 16);
+    request_loop_run(&a, 2 * a.units, 16);
     wear_units(&b, 2 * b.units, false);
     ssdlab_stats sa, sb;
     ssd_stats(a.d, &sa);

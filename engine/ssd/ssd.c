@@ -573,7 +573,8 @@ void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
         write_now(d, batch, k, false);
         done += k;
     }
-    /* A DRAM-less drive has written its whole mapping table out too. */
+    /* A drive that keeps its mapping table in flash (DRAM-less, or a DRAM
+     * table with a dirty limit) has written all of it out too. */
     for (uint32_t tu = 0; tu < d->f.map_units; tu++) {
         uint32_t die = tu % d->p.dies, ppa = ftl_alloc(&d->f, die, STREAM_MAP);
         if (ppa == FTL_NONE) break;

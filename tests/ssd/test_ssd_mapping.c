@@ -69,8 +69,8 @@ Test(mapping, the_limit_is_read_in_translation_units)
 /* Uniform random writes over S translation units with room for L dirty
  * ones: once L are dirty, a write finds its unit dirty with probability
  * L / S (LRU under independent uniform references), so the rest write one
- * back each: (n - L) (1 - L / S) in all, to within 1 %. No
- * write fills the drive, so no GC move dirties a unit. */
+ * back each: (n - L)(1 - L / S) in all, to within 1 %. The writes fill
+ * half the drive, so no GC move dirties a unit. */
 Test(mapping, random_writes_past_the_limit_write_back_one_minus_limit_over_span)
 {
     driver v;

@@ -21,9 +21,10 @@ static const char model_help[] =
     "Usage: ssdlab bench model [--cases LIST] [-d DRIVE] [--set KEY=VALUE]...\n\n"
     "Speed and memory of the SSD model on an 8-channel NVMe drive (BiCS3-like TLC)\n"
     "at 128 GiB, 512 GiB and 2 TiB of flash: 4 KiB random read at QD 32 on a filled\n"
-    "drive; 4 KiB random write at QD 32 in GC steady state (fast-path\n"
-    "preconditioning: fill, then one random overwrite of the capacity; no\n"
-    "background GC, so the run starts at the GC threshold); 128 KiB\n"
+    "drive; 4 KiB random write at QD 32 under GC (fast-path preconditioning:\n"
+    "fill, then one random overwrite of the capacity; no background GC, so\n"
+    "the run starts at the GC threshold; its first 2 M writes are not yet\n"
+    "the timed GC's long-run state: docs/ssd-model.md); 128 KiB\n"
     "sequential write on an empty drive; the steady write on a 1 TiB DRAM-less drive\n"
     "(a 4 MiB mapping cache); and the replay of a 4 M-record trace (70 % reads,\n"
     "4 KiB, as fast as possible at QD 32) from ssdlab's binary format and from MSR\n"
@@ -44,9 +45,10 @@ static const char *const model_drive[] = {
 
 #define READ_QD32 "workload.pattern=random", "workload.read_share=1", "workload.block_size=4KiB", \
                   "workload.queue_depth=32", "workload.precondition=fill"
-/* GC steady state from the first write: no idle collection after the
- * preconditioning, which would leave eight free blocks per die (6 GiB at
- * 2 TiB, most of the timed writes) for the run to use up without GC. */
+/* GC from the first write: no idle collection after the preconditioning,
+ * which would leave eight free blocks per die (6 GiB at 2 TiB, most of the
+ * timed writes) for the run to use up without GC. (The timed GC still
+ * settles over the first millions of writes: docs/ssd-model.md.) */
 #define STEADY "workload.pattern=random", "workload.read_share=0", "workload.block_size=4KiB", \
                "workload.queue_depth=32", "workload.precondition=steady", "workload.steady_overwrites=1", \
                "ftl.gc.background_threshold=0"

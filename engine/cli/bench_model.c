@@ -231,12 +231,12 @@ static int run_case(const cli_config_args *args, const model_case *mc, const cha
         double rate = (double)r.requests / (t2 - t1), peak = (double)ru.ru_maxrss * 1024.0;
         char ratio[16] = "     -"; /* its 128 GiB case did not run */
         if (base_rate >= 0) snprintf(ratio, sizeof ratio, "%6.2f", base_rate > 0 ? rate / base_rate : 1.0);
-        char warm[16] = "     -";
-        if (mc->steady) snprintf(warm, sizeof warm, "%6d", rounds);
+        char rounds_text[16] = "     -"; /* not a steady case */
+        if (mc->steady) snprintf(rounds_text, sizeof rounds_text, "%6d", rounds);
         printf("%-30s %9.3f %12.0f %10llu %8.2f %12.0f %s %7.3f %9.2f %7.2f %s\n", mc->name, t1 - t0, r.iops,
                (unsigned long long)r.requests, t2 - t1, rate, ratio,
                isnan(st.write_amplification) ? 0.0 : st.write_amplification, peak / 1073741824.0,
-               peak / (double)ssd_params_of(m.d)->physical_units, warm);
+               peak / (double)ssd_params_of(m.d)->physical_units, rounds_text);
         fflush(stdout);
         if (write(fd, &rate, sizeof rate) != sizeof rate) rc = EXIT_FAILED;
     }

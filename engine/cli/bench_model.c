@@ -4,7 +4,6 @@
  * replay from ssdlab's binary format and from CSV. Each case runs in a
  * child process of its own, so that its peak memory is its own. */
 #include <getopt.h>
-#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +23,9 @@ static const char model_help[] =
     "at 128 GiB, 512 GiB and 2 TiB of flash: 4 KiB random read at QD 32 on a filled\n"
     "drive; 4 KiB random write at QD 32 in GC steady state (fast-path\n"
     "preconditioning: fill, then one random overwrite of the capacity; no\n"
-    "background GC; then rounds of the same writes, timed and not measured,\n"
-    "until their write amplification is steady by SNIA PTS's rule, the\n"
-    "rounds column: docs/ssd-model.md); 128 KiB\n"
+    "background GC; then workload.warmup_until=steady: rounds of the same writes,\n"
+    "timed and not measured, until their write amplification is steady by SNIA\n"
+    "PTS's rule, the rounds column: docs/ssd-model.md); 128 KiB\n"
     "sequential write on an empty drive; the steady write on a 1 TiB DRAM-less drive\n"
     "(a 4 MiB mapping cache); and the replay of a 4 M-record trace (70 % reads,\n"
     "4 KiB, as fast as possible at QD 32) from ssdlab's binary format and from MSR\n"
@@ -147,57 +146,27 @@ static cfg *case_config(const cli_config_args *args, const model_case *mc, const
 
 /* --- steady state --------------------------------------------------------------- */
 
-/* The preconditioning (fast path) leaves a drive whose first timed writes
- * run at a lower write amplification than later ones, for a span that
- * differs from drive to drive (docs/ssd-model.md). So a steady case first
- * writes rounds of its own writes, timed and not measured, until their
- * write amplification is steady by SNIA's rule (Solid State Storage
- * Performance Test Specification 2.0.2, 2020): over the last five rounds,
- * the range within 20 % of their mean and the range of their best-fit
- * line within 10 %. A round is four blocks' worth of host writes per die,
- * so that every die collects a few victims in it. */
-enum { STEADY_WINDOW = 5, STEADY_MAX_ROUNDS = 40 };
-
-static bool steady_by_snia(const double *wa, int n)
-{
-    if (n < STEADY_WINDOW) return false;
-    const double *y = wa + n - STEADY_WINDOW;
-    double x[STEADY_WINDOW], lo = y[0], hi = y[0], mean = 0;
-    for (int i = 0; i < STEADY_WINDOW; i++) {
-        x[i] = i;
-        lo = fmin(lo, y[i]), hi = fmax(hi, y[i]), mean += y[i] / STEADY_WINDOW;
-    }
-    double c0, c1, cov00, cov01, cov11, sumsq;
-    gsl_fit_linear(x, 1, y, 1, STEADY_WINDOW, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
-    return hi - lo <= 0.2 * mean && fabs(c1) * (STEADY_WINDOW - 1) <= 0.1 * mean;
-}
-
-/* Runs rounds until steady_by_snia (at most STEADY_MAX_ROUNDS), then
- * clears the drive's statistics; returns the rounds, or -1 with a message. */
+/* The preconditioning (fast path) leaves each die GC's threshold plus one
+ * free blocks, as idle time would; written without a pause, the drive
+ * spends them and settles where its GC keeps up with its writes, a state
+ * whose write amplification differs (docs/ssd-model.md). So a steady case
+ * first writes until that is steady, by the same warm-up a user's phase
+ * gets with workload.warmup_until=steady (SNIA PTS's rule), timed and not
+ * measured; returns its rounds, or -1 with a message. */
 static int reach_steady_state(const cli_config_args *args, const model_case *mc, cli_model *m, char *err, size_t errlen)
 {
-    const ssd_params *p = ssd_params_of(m->d);
-    char requests[64];
-    snprintf(requests, sizeof requests, "workload.requests=%llu", 4ULL * p->dies * p->units_per_block);
-    const char *const extra[] = {requests, "workload.precondition=none", NULL};
+    const char *const extra[] = {"workload.requests=1", "workload.precondition=none", "workload.warmup=0",
+                                 "workload.warmup_until=steady", NULL};
     cfg *c = case_config(args, mc, NULL, extra);
     if (!c) return snprintf(err, errlen, "out of memory"), -1; /* the case's own config loaded with these */
-    double wa[STEADY_MAX_ROUNDS];
-    int rounds = 0, rc = 0;
-    while (rc == 0 && rounds < STEADY_MAX_ROUNDS && !steady_by_snia(wa, rounds)) {
-        workload *w = workload_create(m->s, m->d, c, err, errlen);
-        workload_result r;
-        rc = w ? workload_run(w, &r, err, errlen) : -1;
-        workload_free(w);
-        ssdlab_stats st;
-        ssd_stats(m->d, &st);
-        wa[rounds++] = st.write_amplification;
-        ssd_reset_stats(m->d);
-    }
+    workload *w = workload_create(m->s, m->d, c, err, errlen);
+    workload_result r = {0};
+    int rc = w ? workload_run(w, &r, err, errlen) : -1;
+    workload_free(w);
     cfg_free(c);
-    if (rc == 0 && !steady_by_snia(wa, rounds))
-        fprintf(stderr, "ssdlab bench model: %s: not steady after %d rounds; measured all the same\n", mc->name, rounds);
-    return rc ? -1 : rounds;
+    if (rc == 0 && !r.warmup_steady)
+        fprintf(stderr, "ssdlab bench model: %s: not steady after %u rounds; measured all the same\n", mc->name, r.warmup_rounds);
+    return rc ? -1 : (int)r.warmup_rounds;
 }
 
 /* --- one case, measured --------------------------------------------------------- */

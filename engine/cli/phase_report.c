@@ -108,6 +108,22 @@ static void print_power_loss(FILE *log, const ssd *d)
     fprintf(log, "mapping rebuilt (%s) in %.3f ms\n", p->rebuild_checkpoint ? "checkpoint" : "scan", 1e3 * pl->rebuild_s);
 }
 
+/* A warm-up to steady state (workload.warmup_until): its rounds, and the
+ * write amplification of the last ones, which SNIA's rule looked at. */
+static void print_warmup(FILE *log, const ssd *d, const workload_result *r)
+{
+    const ssd_params *p = ssd_params_of(d);
+    double round_gb = 4.0 * p->dies * p->units_per_block * p->unit / 1e9;
+    uint32_t shown = r->warmup_rounds < 5 ? r->warmup_rounds : 5;
+    fprintf(log, "  warm-up: %u rounds of %.2f GB of writes, %s; write amplification of the last %u:", r->warmup_rounds,
+            round_gb, r->warmup_steady ? "then steady by SNIA PTS 2.0.2's rule" : "not steady by SNIA PTS 2.0.2's rule", shown);
+    for (uint32_t i = 0; i < shown; i++) fprintf(log, " %.3f", r->warmup_wa[i]);
+    fprintf(log, "\n");
+    if (!r->warmup_steady)
+        fprintf(stderr, "ssdlab run: warning: not steady after %u warm-up rounds (workload.warmup_rounds); measured all the same\n",
+                r->warmup_rounds);
+}
+
 /* What one phase (or a run without phases) did. */
 void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *r, size_t index, size_t phases)
 {
@@ -148,6 +164,7 @@ void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *
         fprintf(log, "  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
                (unsigned long long)r->remapped, (unsigned long long)r->skipped);
     if (traced && r->warning[0]) fprintf(stderr, "ssdlab run: warning: %s\n", r->warning);
+    if (r->warmup_rounds) print_warmup(log, d, r);
     print_op(log, d, &st, SSDLAB_READ, "read", r->seconds);
     print_op(log, d, &st, SSDLAB_WRITE, "write", r->seconds);
     if (st.completed[SSDLAB_TRIM]) fprintf(log, "  trim   %10llu commands\n", (unsigned long long)st.completed[SSDLAB_TRIM]);

@@ -169,6 +169,14 @@ static int run_workers(const run_request *rq, sim *s, ssd *d, cfg **phases, size
             made++;
             break;
         }
+        if (!alone && workload_warms_to_steady(w[made])) {
+            fprintf(stderr, "ssdlab: phase %zu: key 'workload.warmup_until' is steady, and the phase runs beside others "
+                            "(workload.with_previous), whose writes would count in its rounds; expected warmup_until: requests\n",
+                    index + made + 1);
+            rc = EXIT_BAD_INPUT;
+            made++;
+            break;
+        }
         if (workload_join(w[made], &active)) {
             fprintf(stderr, "ssdlab: phase %zu: out of memory for its statistics\n", index + made + 1);
             rc = EXIT_FAILED;

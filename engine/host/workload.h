@@ -11,7 +11,6 @@
 #include "ssd.h"
 #include "tenant.h"
 
-extern const cfg_key workload_config_keys[];
 
 typedef struct workload workload;
 
@@ -24,6 +23,12 @@ typedef struct workload_result {
     /* zoned writer: objects written by the user and copied by its
      * reclaimer, zones reset, writes that waited for an empty zone */
     uint64_t zone_writes, zone_copies, zone_resets, zone_stalls, zone_objects;
+    /* workload.warmup_until=steady: the rounds run, whether they ended
+     * steady, and the last rounds' write amplification (oldest first; as
+     * many as ran, up to five) */
+    uint32_t warmup_rounds;
+    bool warmup_steady;
+    double warmup_wa[5]; /* STEADY_WINDOW (steadystate.h) */
 } workload_result;
 
 workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);
@@ -34,6 +39,9 @@ void workload_precondition(workload *w);
  * workload.with_previous). Each joins a shared count of active workers
  * and is started; the simulation stops when the last one finishes. */
 bool workload_can_join(const workload *w);
+/* Whether its warm-up runs to steady state (workload.warmup_until): a
+ * worker beside others may not, since their writes would count in it. */
+bool workload_warms_to_steady(const workload *w);
 int workload_join(workload *w, int *active); /* -1 when memory runs out */
 /* What a worker saw, as a tenant (NULL for a phase run alone). */
 const tenant_stats *workload_tenant(const workload *w);

@@ -1,13 +1,17 @@
-/* Workload keys against the phase they are set in: the generator's keys
- * on a trace replay, a trace's keys on a synthetic phase, and any key the
- * kind of its phase (io, fill, trim, idle, timed or as-fast-as-possible
- * replay) would ignore are errors, never ignored. */
+/* The workload keys (the schema), and each against the phase it is set
+ * in: the generator's keys on a trace replay, a trace's keys on a
+ * synthetic phase, and any key the kind of its phase (io, fill, trim,
+ * idle, timed or as-fast-as-possible replay) would ignore are errors,
+ * never ignored. */
 #ifndef SSDLAB_WORKLOAD_KEYS_H
 #define SSDLAB_WORKLOAD_KEYS_H
 
 #include <stddef.h>
 
 #include "config.h"
+
+/* The keys of workload: and of each phase, with what they mean. */
+extern const cfg_key workload_config_keys[];
 
 /* Set anywhere on a phase (including the workload's top): 0, or -1 with a
  * message. */

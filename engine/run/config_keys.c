@@ -14,6 +14,7 @@
 #include "protocol.h"
 #include "sim_config.h"
 #include "workload.h"
+#include "workload_keys.h"
 #include "precondition.h"
 #include "zonewriter.h"
 #include "trace_zones.h"

@@ -110,10 +110,9 @@ static void print_power_loss(FILE *log, const ssd *d)
 
 /* A warm-up to steady state (workload.warmup_until): its rounds, and the
  * write amplification of the last ones, which SNIA's rule looked at. */
-static void print_warmup(FILE *log, const ssd *d, const workload_result *r)
+static void print_warmup(FILE *log, const workload_result *r)
 {
-    const ssd_params *p = ssd_params_of(d);
-    double round_gb = 4.0 * p->dies * p->units_per_block * p->unit / 1e9;
+    double round_gb = (double)r->warmup_round_bytes / 1e9;
     uint32_t shown = r->warmup_rounds < 5 ? r->warmup_rounds : 5;
     fprintf(log, "  warm-up: %u rounds of %.2f GB of writes, %s; write amplification of the last %u:", r->warmup_rounds,
             round_gb, r->warmup_steady ? "then steady by SNIA PTS 2.0.2's rule" : "not steady by SNIA PTS 2.0.2's rule", shown);
@@ -164,7 +163,7 @@ void report_phase(FILE *log, const cfg *c, const ssd *d, const workload_result *
         fprintf(log, "  trace: %llu records remapped onto the drive (workload.lba_map), %llu of other devices skipped\n",
                (unsigned long long)r->remapped, (unsigned long long)r->skipped);
     if (traced && r->warning[0]) fprintf(stderr, "ssdlab run: warning: %s\n", r->warning);
-    if (r->warmup_rounds) print_warmup(log, d, r);
+    if (r->warmup_rounds) print_warmup(log, r);
     print_op(log, d, &st, SSDLAB_READ, "read", r->seconds);
     print_op(log, d, &st, SSDLAB_WRITE, "write", r->seconds);
     if (st.completed[SSDLAB_TRIM]) fprintf(log, "  trim   %10llu commands\n", (unsigned long long)st.completed[SSDLAB_TRIM]);

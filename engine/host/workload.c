@@ -551,6 +551,7 @@ int workload_run(workload *w, workload_result *r, char *err, size_t errlen)
     r->remapped = r->skipped = 0;
     if (w->to_steady) {
         r->warmup_rounds = w->steady.rounds;
+        r->warmup_round_bytes = w->steady.round_bytes;
         r->warmup_steady = w->steady.steady;
         for (int i = 0; i < STEADY_WINDOW; i++) r->warmup_wa[i] = w->steady.wa[i];
     }

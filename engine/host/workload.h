@@ -27,6 +27,7 @@ typedef struct workload_result {
      * steady, and the last rounds' write amplification (oldest first; as
      * many as ran, up to five) */
     uint32_t warmup_rounds;
+    uint64_t warmup_round_bytes; /* host bytes written per round */
     bool warmup_steady;
     double warmup_wa[5]; /* STEADY_WINDOW (steadystate.h) */
 } workload_result;

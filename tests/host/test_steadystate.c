@@ -99,6 +99,7 @@ Test(steadystate, warmup_to_steady_measures_the_steady_write_amplification)
     cr_assert_eq(warm.requests, 400000);
     cr_assert(warm.warmup_steady);
     cr_assert_geq(warm.warmup_rounds, 5);
+    cr_assert_eq(warm.warmup_round_bytes, 4ULL * 16 * 768 * 16384 * 2, "four blocks (two planes' pages) per die");
     double mean = 0;
     for (int i = 0; i < STEADY_WINDOW; i++) mean += warm.warmup_wa[i] / STEADY_WINDOW;
     cr_assert(fabs(wa_warm - mean) < 0.05 * mean, "measured %.3f, last rounds' mean %.3f (%u rounds: %.3f %.3f %.3f %.3f %.3f)", wa_warm, mean, warm.warmup_rounds, warm.warmup_wa[0], warm.warmup_wa[1], warm.warmup_wa[2], warm.warmup_wa[3], warm.warmup_wa[4]);

@@ -204,6 +204,14 @@ static int redistribute(evq *q)
     q->last = src->least;
     q->nonempty[(b - 1) >> 6] &= ~(UINT64_C(1) << ((b - 1) & 63));
     if (!q->nonempty[(b - 1) >> 6]) q->nonempty_words &= ~(UINT64_C(1) << ((b - 1) >> 6));
+    if (b <= 1 << EVQ_DIGIT_BITS) {
+        /* A bucket of the lowest digit holds one time only, now `last`:
+         * its chunks become bucket 0 as they are, in their order, where
+         * placing them again would copy every event once more. */
+        q->bucket[0] = (evq_bucket){.head = src->head, .tail = src->tail, .least = src->least};
+        src->head = src->tail = NULL;
+        return 0;
+    }
     evq_chunk *list = src->head;
     src->head = src->tail = NULL;
     return place_all(q, list, 0);

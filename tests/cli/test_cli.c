@@ -87,21 +87,27 @@ Test(cli, help_lists_commands)
 
 /* bench model --cases 3: the 128 KiB sequential write on the empty 128
  * GiB bench drive, whose simulated figures are the model's (the same every
- * run: 500,000 requests at 10,882 IOPS, WA 1.000); its memory is its own
- * child process's, 0.1 to 2 GiB; a case number out of range is refused. */
+ * run: 500,000 requests at 10,882 IOPS, WA 1.000), and its units
+ * programmed per wall second are 32 per request over its run's time; its
+ * memory is its own child process's, 0.1 to 2 GiB; a case number out of
+ * range is refused. */
 Test(cli, bench_model_runs_a_chosen_case)
 {
     output *o = expect_exit(0, "", "bench model --cases 3");
     const char *line = strstr(o->out, "128KiB sequential write");
     cr_assert(line, "%s", o->out);
-    double pre, iops, run, wall, wa, gib, per;
+    double pre, iops, run, wall, wa, gib, per, programmed;
     unsigned long long n;
-    char ratio[16];
-    cr_assert_eq(sscanf(line + 30, "%lf %lf %llu %lf %lf %15s %lf %lf %lf", &pre, &iops, &n, &run, &wall, ratio, &wa, &gib, &per), 9,
-                 "%s", line);
+    char ratio[16], rounds[16];
+    cr_assert_eq(sscanf(line + 30, "%lf %lf %llu %lf %lf %15s %lf %lf %lf %15s %lf", &pre, &iops, &n, &run, &wall, ratio, &wa,
+                        &gib, &per, rounds, &programmed),
+                 11, "%s", line);
     cr_assert_eq(n, 500000);
     cr_assert_float_eq(iops, 10882, 0.5);
     cr_assert_float_eq(wa, 1.0, 1e-9);
+    /* 32 units of 4 KiB per request at WA 1, over the run's wall time
+     * (both printed rounded) */
+    cr_assert(fabs(programmed - 500000.0 * 32 / run / 1e6) < 0.05 * programmed, "%s", line);
     cr_assert(gib > 0.1 && gib < 2.0, "%s", line); /* the sanitizers add their own */
     expect_exit(2, "--cases '11': expected case numbers 1 to 10, comma-separated", "bench model --cases 11");
 }

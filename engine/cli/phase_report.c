@@ -113,7 +113,7 @@ static void print_power_loss(FILE *log, const ssd *d)
 static void print_warmup(FILE *log, const workload_result *r)
 {
     double round_gb = (double)r->warmup_round_bytes / 1e9;
-    uint32_t shown = r->warmup_rounds < 5 ? r->warmup_rounds : 5;
+    uint32_t shown = r->warmup_rounds < STEADY_WINDOW ? r->warmup_rounds : STEADY_WINDOW;
     fprintf(log, "  warm-up: %u rounds of %.2f GB of writes, %s; write amplification of the last %u:", r->warmup_rounds,
             round_gb, r->warmup_steady ? "then steady by SNIA PTS 2.0.2's rule" : "not steady by SNIA PTS 2.0.2's rule", shown);
     for (uint32_t i = 0; i < shown; i++) fprintf(log, " %.3f", r->warmup_wa[i]);

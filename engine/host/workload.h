@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "ssd.h"
+#include "steadystate.h"
 #include "tenant.h"
 
 
@@ -25,11 +26,11 @@ typedef struct workload_result {
     uint64_t zone_writes, zone_copies, zone_resets, zone_stalls, zone_objects;
     /* workload.warmup_until=steady: the rounds run, whether they ended
      * steady, and the last rounds' write amplification (oldest first; as
-     * many as ran, up to five) */
+     * many as ran, up to STEADY_WINDOW) */
     uint32_t warmup_rounds;
     uint64_t warmup_round_bytes; /* host bytes written per round */
     bool warmup_steady;
-    double warmup_wa[5]; /* STEADY_WINDOW (steadystate.h) */
+    double warmup_wa[STEADY_WINDOW];
 } workload_result;
 
 workload *workload_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen);

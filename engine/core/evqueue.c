@@ -135,18 +135,50 @@ static int rebucket(evq *q, sim_time_t new_last)
     memset(q->bucket, 0, sizeof q->bucket);
     memset(q->nonempty, 0, sizeof q->nonempty);
     q->nonempty_words = 0;
-    q->last = new_last;
+    q->last = q->run_last = new_last;
     int rc = 0;
     for (int b = 0; b <= EVQ_BUCKETS; b++)
         if (place_all(q, old[b].head, old[b].read)) rc = -1;
     return rc;
 }
 
+/* Bucket 0's events back into the buckets, relative to last (which no
+ * pending time is below): bucket 0 then holds times equal to last only. */
+static int spill_front(evq *q)
+{
+    evq_bucket *b0 = &q->bucket[0];
+    evq_chunk *list = b0->head;
+    uint32_t read = b0->read;
+    *b0 = (evq_bucket){0};
+    q->run_last = q->last;
+    return list ? place_all(q, list, read) : 0;
+}
+
+/* An event inside bucket 0's range goes after the events of its time and
+ * before later ones: at the end (the common case), or moved into place in
+ * a sorted run's one chunk. A run with no room goes back to the buckets. */
+static int into_front(evq *q, const evq_event *e)
+{
+    evq_bucket *b0 = &q->bucket[0];
+    evq_chunk *c = b0->tail;
+    if (!c || c->events[c->count - 1].time <= e->time) return append(q, 0, e);
+    if (b0->head != c || c->count == EVQ_CHUNK_EVENTS) {
+        if (spill_front(q)) return -1;
+        return append(q, bucket_of(q, e->time), e);
+    }
+    uint32_t k = c->count;
+    while (k > b0->read && c->events[k - 1].time > e->time) k--;
+    memmove(&c->events[k + 1], &c->events[k], (c->count - k) * sizeof c->events[0]);
+    c->events[k] = *e;
+    c->count++;
+    return 0;
+}
+
 static int push(evq *q, const evq_event *e)
 {
     if (q->stored >= EVQ_MAX_PENDING) return -1;
     if (e->time < q->last && rebucket(q, e->time)) return -1;
-    if (append(q, bucket_of(q, e->time), e)) return -1;
+    if (e->time <= q->run_last ? into_front(q, e) : append(q, bucket_of(q, e->time), e)) return -1;
     q->live++;
     q->stored++;
     return 0;
@@ -193,6 +225,18 @@ evq_handle evq_push_cancellable(evq *q, sim_time_t time, uint32_t handler, void 
     return ((uint64_t)q->tickets[t].gen << 32) | (t + 1);
 }
 
+/* Insertion sort by time: stable, so equal times keep insertion order;
+ * short, since only a few events are sorted at once. */
+static void sort_by_time(evq_chunk *c)
+{
+    for (uint32_t i = 1; i < c->count; i++) {
+        evq_event e = c->events[i];
+        uint32_t k = i;
+        for (; k > 0 && c->events[k - 1].time > e.time; k--) c->events[k] = c->events[k - 1];
+        c->events[k] = e;
+    }
+}
+
 /* Empties the lowest non-empty bucket into lower ones, after moving `last`
  * up to its earliest time. Lower buckets are empty at that point, and
  * events keep their order, so equal times keep insertion order.
@@ -204,10 +248,23 @@ static int redistribute(evq *q)
     q->last = src->least;
     q->nonempty[(b - 1) >> 6] &= ~(UINT64_C(1) << ((b - 1) & 63));
     if (!q->nonempty[(b - 1) >> 6]) q->nonempty_words &= ~(UINT64_C(1) << ((b - 1) >> 6));
+    q->run_last = q->last;
     if (b <= 1 << EVQ_DIGIT_BITS) {
         /* A bucket of the lowest digit holds one time only, now `last`:
          * its chunks become bucket 0 as they are, in their order, where
          * placing them again would copy every event once more. */
+        q->bucket[0] = (evq_bucket){.head = src->head, .tail = src->tail, .least = src->least};
+        src->head = src->tail = NULL;
+        return 0;
+    }
+    if (src->head == src->tail && src->head->count <= EVQ_SORT_MAX) {
+        /* A few events: sorted, they become bucket 0 at once, and times
+         * scheduled later inside the bucket's range join them there. Most
+         * buckets hold a few events, which would otherwise each be copied
+         * into a bucket of their own at every lower digit. */
+        sort_by_time(src->head);
+        int shift = ((b - 1) >> EVQ_DIGIT_BITS) * EVQ_DIGIT_BITS;
+        q->run_last = q->last | ((UINT64_C(1) << shift) - 1);
         q->bucket[0] = (evq_bucket){.head = src->head, .tail = src->tail, .least = src->least};
         src->head = src->tail = NULL;
         return 0;

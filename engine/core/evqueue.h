@@ -51,6 +51,9 @@ typedef struct evq_event {
 } evq_event;
 
 #define EVQ_CHUNK_EVENTS 64
+/* A bucket of at most this many events, in one chunk, is sorted and read
+ * as it is, instead of being spread over the next digit's buckets. */
+#define EVQ_SORT_MAX 16
 
 typedef struct evq_chunk {
     struct evq_chunk *next;
@@ -71,9 +74,13 @@ typedef struct evq_ticket {
 
 typedef struct evq {
     sim_time_t last; /* every pending time is >= last */
+    /* Bucket 0 holds every pending time <= run_last, in time order (equal
+     * times in insertion order): either times equal to last only, or the
+     * events of a small bucket sorted once, whose range ends at run_last. */
+    sim_time_t run_last;
     uint64_t nonempty[EVQ_BITMAP_WORDS]; /* bit i set when bucket i+1 holds items */
     uint64_t nonempty_words;             /* bit w set when nonempty[w] != 0 */
-    /* Bucket 0: time == last. Bucket 1 + (p << EVQ_DIGIT_BITS) + d: the
+    /* Bucket 0: time <= run_last (see above). Bucket 1 + (p << EVQ_DIGIT_BITS) + d: the
      * highest digit in which time differs from last is digit p, and time's
      * digit there is d. Lower buckets hold earlier times. */
     evq_bucket bucket[EVQ_BUCKETS + 1];

@@ -88,6 +88,59 @@ Test(evqueue, hold_model_keeps_order)
     gsl_rng_free(r);
 }
 
+/* Pushes between pops at every distance, against a reference that pops
+ * the least (time, insertion order) of its list: events land inside the
+ * sorted run at the front (before, among and after its times), past it,
+ * and in bursts that overflow its chunk. */
+static sim_time_t next_delay(gsl_rng *r)
+{
+    switch (gsl_rng_uniform_int(r, 5)) {
+    case 0: return 0;
+    case 1: return gsl_rng_uniform_int(r, 300);
+    case 2: return 1000 + gsl_rng_uniform_int(r, 70000);
+    case 3: return 70000 + gsl_rng_uniform_int(r, 5000000);
+    default: return gsl_rng_uniform_int(r, 2) * 256;
+    }
+}
+
+Test(evqueue, interleaved_pushes_match_a_reference)
+{
+    enum { MOST = 4096 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 11);
+    ref_event *ref = malloc(MOST * sizeof *ref);
+    size_t pending = 0;
+    uint64_t seq = 0;
+    evq q;
+    evq_init(&q, 0);
+    sim_time_t now = 0;
+    for (int step = 0; step < 60000; step++) {
+        /* mostly one push per pop; now and then a burst of 100 */
+        int pushes = step % 997 == 0 ? 100 : (int)gsl_rng_uniform_int(r, pending < 50 ? 3 : 2);
+        for (int k = 0; k < pushes && pending < MOST; k++) {
+            sim_time_t t = now + next_delay(r);
+            ref[pending++] = (ref_event){t, seq};
+            cr_assert_eq(evq_push(&q, t, 1, NULL, seq++), 0);
+        }
+        if (!pending) continue;
+        size_t least = 0;
+        for (size_t i = 1; i < pending; i++)
+            if (by_time_then_seq(&ref[i], &ref[least]) < 0) least = i;
+        evq_event e;
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert(e.time == ref[least].time && e.arg == ref[least].seq,
+                  "step %d: popped (%llu, #%llu), expected (%llu, #%llu)", step, (unsigned long long)e.time,
+                  (unsigned long long)e.arg, (unsigned long long)ref[least].time,
+                  (unsigned long long)ref[least].seq);
+        now = e.time;
+        ref[least] = ref[--pending];
+    }
+    cr_assert_eq(evq_pending(&q), pending);
+    evq_free(&q);
+    free(ref);
+    gsl_rng_free(r);
+}
+
 Test(evqueue, cancelled_events_never_fire)
 {
     evq q;

@@ -166,8 +166,13 @@ static int into_front(evq *q, const evq_event *e)
         if (spill_front(q)) return -1;
         return append(q, bucket_of(q, e->time), e);
     }
-    uint32_t k = c->count;
-    while (k > b0->read && c->events[k - 1].time > e->time) k--;
+    uint32_t lo = b0->read, hi = c->count - 1; /* the first later time is in [lo, hi] */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->events[mid].time > e->time) hi = mid;
+        else lo = mid + 1;
+    }
+    uint32_t k = lo;
     memmove(&c->events[k + 1], &c->events[k], (c->count - k) * sizeof c->events[0]);
     c->events[k] = *e;
     c->count++;

@@ -19,6 +19,22 @@ static uint32_t valid_offsets(const ftl *f, uint32_t base, uint32_t written, uin
     return n;
 }
 
+/* ftl_relocate of a logical unit out of `victim`, with what is known of
+ * the victim worked out once per victim: a valid unit's mapping entry
+ * names it, so its old place is `from` and needs no lookup. */
+static inline void move_data(ftl *f, uint32_t victim, bool from_slc, uint32_t from, uint32_t lpn, uint32_t to)
+{
+    f->units_folded += from_slc; /* out of the SLC cache: a fold */
+    revmap_clear(&f->rm, from);
+    f->blocks[victim].valid--;
+    f->l2p[lpn] = to;
+    uint32_t block = ftl_block_of(f, to);
+    revmap_set(&f->rm, to, block, lpn);
+    f->blocks[block].valid++;
+    f->units_written[STREAM_GC]++;
+    if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
+}
+
 /* Moves every valid unit of a victim to the die's GC stream and erases it.
  * Returns the units moved, or -1 if the GC stream ran out of blocks. */
 static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
@@ -27,6 +43,7 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     const uint32_t *list = f->move_list, n = valid_offsets(f, base, f->blocks[victim].write_ptr, f->move_list);
     int64_t moved = 0;
     ftl_stream to_stream = ftl_gc_stream(f, victim);
+    const bool from_slc = f->blocks[victim].slc;
     for (uint32_t i = 0; i < n; i++) {
         /* The mapping entries of units a few steps ahead are random
          * accesses: fetch them while this one is moved. */
@@ -40,7 +57,8 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         uint32_t to = ftl_alloc(f, die, to_stream);
         if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
         uint32_t what = holds[list[i]];
-        ftl_relocate(f, base + list[i], what, to);
+        if (what & FTL_MAP_BIT) ftl_relocate(f, base + list[i], what, to);
+        else move_data(f, victim, from_slc, base + list[i], what, to);
         if (f->fast_relocated && what < FTL_MAP_BIT) f->fast_relocated(f->fast_ctx, what);
         moved++;
     }

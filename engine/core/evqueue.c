@@ -151,7 +151,7 @@ static int spill_front(evq *q)
     uint32_t read = b0->read;
     *b0 = (evq_bucket){0};
     q->run_last = q->last;
-    return list ? place_all(q, list, read) : 0;
+    return place_all(q, list, read);
 }
 
 /* An event inside bucket 0's range goes after the events of its time and
@@ -254,29 +254,23 @@ static int redistribute(evq *q)
     q->nonempty[(b - 1) >> 6] &= ~(UINT64_C(1) << ((b - 1) & 63));
     if (!q->nonempty[(b - 1) >> 6]) q->nonempty_words &= ~(UINT64_C(1) << ((b - 1) >> 6));
     q->run_last = q->last;
-    if (b <= 1 << EVQ_DIGIT_BITS) {
-        /* A bucket of the lowest digit holds one time only, now `last`:
-         * its chunks become bucket 0 as they are, in their order, where
-         * placing them again would copy every event once more. */
-        q->bucket[0] = (evq_bucket){.head = src->head, .tail = src->tail, .least = src->least};
-        src->head = src->tail = NULL;
-        return 0;
-    }
-    if (src->head == src->tail && src->head->count <= EVQ_SORT_MAX) {
-        /* A few events: sorted, they become bucket 0 at once, and times
-         * scheduled later inside the bucket's range join them there. Most
-         * buckets hold a few events, which would otherwise each be copied
-         * into a bucket of their own at every lower digit. */
-        sort_by_time(src->head);
+    evq_chunk *list = src->head, *tail = src->tail;
+    src->head = src->tail = NULL;
+    /* A bucket of the lowest digit holds one time only, now `last`: its
+     * chunks become bucket 0 as they are, in their order, where placing
+     * them again would copy every event once more. A bucket of a few
+     * events is sorted and becomes bucket 0 too, and times scheduled
+     * later inside its range join it there: most buckets hold a few
+     * events, which would otherwise each be copied into a bucket of
+     * their own at every lower digit. */
+    if (b > 1 << EVQ_DIGIT_BITS) {
+        if (list->next || list->count > EVQ_SORT_MAX) return place_all(q, list, 0);
+        sort_by_time(list);
         int shift = ((b - 1) >> EVQ_DIGIT_BITS) * EVQ_DIGIT_BITS;
         q->run_last = q->last | ((UINT64_C(1) << shift) - 1);
-        q->bucket[0] = (evq_bucket){.head = src->head, .tail = src->tail, .least = src->least};
-        src->head = src->tail = NULL;
-        return 0;
     }
-    evq_chunk *list = src->head;
-    src->head = src->tail = NULL;
-    return place_all(q, list, 0);
+    q->bucket[0] = (evq_bucket){.head = list, .tail = tail, .least = q->last};
+    return 0;
 }
 
 /* Brings the earliest live event to the front of bucket 0, dropping

@@ -27,11 +27,7 @@ static inline void move_data(ftl *f, uint32_t victim, bool from_slc, uint32_t fr
     f->units_folded += from_slc; /* out of the SLC cache: a fold */
     revmap_clear(&f->rm, from);
     f->blocks[victim].valid--;
-    f->l2p[lpn] = to;
-    uint32_t block = ftl_block_of(f, to);
-    revmap_set(&f->rm, to, block, lpn);
-    f->blocks[block].valid++;
-    f->units_written[STREAM_GC]++;
+    ftl_place(f, lpn, to, STREAM_GC);
     if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
 

@@ -19,6 +19,15 @@ static void write_sweep(const char *text)
     fclose(f);
 }
 
+/* Each test runs in a process of its own, which writes the file under its
+ * own pid: remove it, whether the test passed or not. */
+static void remove_sweep(void)
+{
+    if (path[0]) unlink(path);
+}
+
+TestSuite(sweep, .fini = remove_sweep);
+
 static void load_ok(sweep *s, const char *text)
 {
     char err[2048];

@@ -564,7 +564,7 @@ uint64_t ssd_host_units_ever(const ssd *d) { return d->f.units_written[STREAM_HO
 
 void ssd_precondition(ssd *d, uint64_t overwrites, gsl_rng *rng)
 {
-    for (uint64_t lpn = 0; lpn < d->p.logical_units; lpn++) ftl_write_now(&d->f, (uint32_t)lpn);
+    ftl_write_now_range(&d->f, 0, d->p.logical_units);
     /* random overwrites, drawn a batch at a time (one draw per write, in order) */
     uint32_t batch[4096];
     for (uint64_t done = 0; done < overwrites;) {

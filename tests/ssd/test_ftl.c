@@ -237,6 +237,62 @@ Test(ftl, plugin_tables_are_the_config_choices)
     TABLE_SELECTABLE("controller.scheduler", flash_schedulers);
 }
 
+/* The same FTL state, block by block and unit by unit. */
+static void expect_same_state(const drive *a, const drive *b)
+{
+    const ftl *x = &a->f, *y = &b->f;
+    for (uint64_t lpn = 0; lpn < a->p.logical_units; lpn++)
+        cr_assert_eq(x->l2p[lpn], y->l2p[lpn], "logical unit %llu", (unsigned long long)lpn);
+    for (uint32_t k = 0; k < a->p.dies * a->p.blocks_per_die; k++) {
+        const ftl_block *p = &x->blocks[k], *q = &y->blocks[k];
+        cr_assert(p->valid == q->valid && p->write_ptr == q->write_ptr && p->erase_count == q->erase_count &&
+                      p->state == q->state && p->closed_at == q->closed_at,
+                  "block %u: valid %u/%u, write_ptr %u/%u, erases %u/%u, state %u/%u, closed at %llu/%llu", k, p->valid,
+                  q->valid, p->write_ptr, q->write_ptr, p->erase_count, q->erase_count, p->state, q->state,
+                  (unsigned long long)p->closed_at, (unsigned long long)q->closed_at);
+    }
+    cr_assert_eq(x->units_written[STREAM_HOST], y->units_written[STREAM_HOST]);
+    cr_assert_eq(x->units_written[STREAM_GC], y->units_written[STREAM_GC]);
+    cr_assert_eq(x->handle_host[0], y->handle_host[0]);
+    cr_assert_eq(x->host_die_cursor, y->host_die_cursor);
+    cr_assert_eq(x->mapped, y->mapped);
+    cr_assert_eq(x->erases, y->erases);
+}
+
+/* A range of writes (the fill's) takes a shorter way through each program
+ * unit after its first unit, and must leave what the same writes one by
+ * one leave: on 4 dies of 2 planes (program units of 16 units), with
+ * ranges that start and end inside program units, on a drive full enough
+ * that GC runs inside them, and with static wear levelling moving blocks. */
+Test(ftl, a_range_of_writes_equals_the_writes_one_by_one)
+{
+    const char *more[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2",
+                          "ftl.wear_leveling_spread=4", NULL};
+    drive one, range;
+    open_drive_more(&one, "3400MiB", "greedy", 64, more); /* of 4 GiB */
+    open_drive_more(&range, "3400MiB", "greedy", 64, more);
+    cr_assert_eq(one.p.units_per_program, 16, "%u", one.p.units_per_program);
+    uint32_t n = (uint32_t)one.p.logical_units;
+    for (uint32_t lpn = 0; lpn < n; lpn++) cr_assert_eq(ftl_write_now(&one.f, lpn), 0);
+    cr_assert_eq(ftl_write_now_range(&range.f, 0, n), n);
+    expect_same_state(&one, &range);
+    uint64_t moved_before = one.f.units_written[STREAM_GC];
+    gsl_rng *draw = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(draw, 7);
+    for (int k = 0; k < 300; k++) {
+        uint32_t len = 1 + (uint32_t)gsl_rng_uniform_int(draw, 3000);
+        uint32_t first = (uint32_t)gsl_rng_uniform_int(draw, n - len);
+        for (uint32_t i = 0; i < len; i++) cr_assert_eq(ftl_write_now(&one.f, first + i), 0);
+        cr_assert_eq(ftl_write_now_range(&range.f, first, len), len);
+    }
+    expect_same_state(&one, &range);
+    cr_assert_gt(one.f.units_written[STREAM_GC], moved_before, "GC never ran inside a range");
+    check(&range);
+    gsl_rng_free(draw);
+    close_drive(&one);
+    close_drive(&range);
+}
+
 /* Channel-first striping puts consecutive program units on different
  * channels; die-first fills the dies of a channel first. */
 Test(ftl, allocation_orders)

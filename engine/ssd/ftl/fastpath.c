@@ -115,7 +115,8 @@ void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)
     }
 }
 
-int ftl_write_now(ftl *f, uint32_t lpn)
+/* ftl_write_now, with the die and the unit it took. */
+static int write_one(ftl *f, uint32_t lpn, uint32_t *die_out, uint32_t *ppa_out)
 {
     uint32_t die = ftl_host_die(f, STREAM_HOST);
     if (die == FTL_NONE) return -1;
@@ -124,5 +125,47 @@ int ftl_write_now(ftl *f, uint32_t lpn)
     f->handle_host[0]++;
     if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
     if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
+    *die_out = die;
+    *ppa_out = ppa;
     return 0;
+}
+
+int ftl_write_now(ftl *f, uint32_t lpn)
+{
+    uint32_t die, ppa;
+    return write_one(f, lpn, &die, &ppa);
+}
+
+/* The units after `ppa` in its program unit, which ftl_write_now would
+ * give the next writes without a choice: the striping order stays on the
+ * die until the program unit is full, the block cannot fill before it
+ * does, and no allocation inside it changes the die's free blocks, so GC's
+ * test gives what it gave for `ppa`. Zero when the die is collecting in a
+ * burst, or GC left it at its threshold (each write would try again). */
+static uint32_t program_unit_rest(const ftl *f, uint32_t die, uint32_t ppa)
+{
+    if (!ftl_takes_host(f, die) || ftl_free_blocks(f, die) <= f->p->gc_threshold) return 0;
+    return f->p->units_per_program - 1 - ftl_offset_of(f, ppa) % f->p->units_per_program;
+}
+
+size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t die, ppa;
+        if (write_one(f, lpn0 + (uint32_t)i++, &die, &ppa)) return i - 1;
+        uint32_t rest = program_unit_rest(f, die, ppa);
+        if (rest > n - i) rest = (uint32_t)(n - i);
+        if (!rest) continue;
+        uint32_t b = ftl_block_of(f, ppa), first = b * f->p->units_per_block;
+        for (uint32_t k = 0; k < rest; k++, i++) {
+            uint32_t at = first + f->blocks[b].write_ptr++;
+            if (f->blocks[b].write_ptr >= ftl_capacity(f, b)) ftl_close_block(f, die, STREAM_HOST);
+            ftl_map_in(f, lpn0 + (uint32_t)i, at, b, false);
+        }
+        f->handle_host[0] += rest;
+        if (ftl_offset_of(f, ppa) % f->p->units_per_program + rest + 1 == f->p->units_per_program)
+            ftl_advance_host_die(f);
+    }
+    return n;
 }

@@ -10,6 +10,11 @@
 /* Functional (untimed) write with inline garbage collection. Returns -1
  * when no die can take the write (over-provisioning exhausted). */
 int ftl_write_now(ftl *f, uint32_t lpn);
+/* ftl_write_now of lpn0, lpn0 + 1, ..., n of them, with the same result;
+ * the units after the first of each program unit take a shorter way
+ * (a sequential fill's). Returns the units written (fewer only when no die
+ * can take one). */
+size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n);
 /* Warms the cache for a coming ftl_write_now(lpn): stage 0 fetches the
  * mapping entry, stage 1 (later, once that has arrived) what it points at.
  * Random writes are two cache misses each; issued ahead, they overlap. */

@@ -320,30 +320,38 @@ static inline void ftl_prefetch_touch(const ftl *f, uint32_t lpn)
 /* Makes the reverse map cover `block` (refilling it if it does not). */
 void ftl_cover(ftl *f, uint32_t block);
 
-/* Records that logical unit lpn now lives at ppa (a host write, or a
- * relocation when relocated is true), invalidating its old copy. Inline:
- * it is the innermost step of every write, and its cost is the cache
- * misses on the tables, which the caller's neighbouring work overlaps. */
-/* The new half of a mapping change: lpn's data is at ppa, written by
- * stream s. The caller has invalidated its old copy. */
-static inline void ftl_place(ftl *f, uint32_t lpn, uint32_t ppa, ftl_stream s)
+/* The new half of a mapping change: lpn's data is at ppa, of `block`,
+ * written by stream s. The caller has invalidated its old copy. */
+static inline void ftl_place_in(ftl *f, uint32_t lpn, uint32_t ppa, uint32_t block, ftl_stream s)
 {
     f->l2p[lpn] = ppa;
-    uint32_t block = ftl_block_of(f, ppa);
     revmap_set(&f->rm, ppa, block, lpn);
     f->blocks[block].valid++;
     f->units_written[s]++;
 }
-static inline void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
+static inline void ftl_place(ftl *f, uint32_t lpn, uint32_t ppa, ftl_stream s)
+{
+    ftl_place_in(f, lpn, ppa, ftl_block_of(f, ppa), s);
+}
+/* Records that logical unit lpn now lives at ppa, of `block` (a host
+ * write, or a relocation when relocated is true), invalidating its old
+ * copy. Inline: it is the innermost step of every write, and its cost is
+ * the cache misses on the tables, which the caller's neighbouring work
+ * overlaps. ftl_map works the block out. */
+static inline void ftl_map_in(ftl *f, uint32_t lpn, uint32_t ppa, uint32_t block, bool relocated)
 {
     uint32_t old = f->l2p[lpn];
     if (old != FTL_NONE) ftl_invalidate(f, old);
     else f->mapped++;
-    ftl_place(f, lpn, ppa, relocated ? STREAM_GC : STREAM_HOST);
+    ftl_place_in(f, lpn, ppa, block, relocated ? STREAM_GC : STREAM_HOST);
     if (f->version_of_physical) {
         if (!relocated) f->latest_version[lpn] = ++f->write_seq;
         f->version_of_physical[ppa] = relocated && old != FTL_NONE ? f->version_of_physical[old] : f->latest_version[lpn];
     }
+}
+static inline void ftl_map(ftl *f, uint32_t lpn, uint32_t ppa, bool relocated)
+{
+    ftl_map_in(f, lpn, ppa, ftl_block_of(f, ppa), relocated);
 }
 void ftl_trim(ftl *f, uint32_t lpn);
 /* DRAM-less mapping: keep a location for each of `n` translation units. */

@@ -263,11 +263,12 @@ static void expect_same_state(const drive *a, const drive *b)
  * unit after its first unit, and must leave what the same writes one by
  * one leave: on 4 dies of 2 planes (program units of 16 units), with
  * ranges that start and end inside program units, on a drive full enough
- * that GC runs inside them, and with static wear levelling moving blocks. */
+ * that GC runs inside them, and with static wear levelling on (at a spread
+ * of 2 it moves blocks here: GC moves 702,010 units, 698,281 without it). */
 Test(ftl, a_range_of_writes_equals_the_writes_one_by_one)
 {
     const char *more[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2",
-                          "ftl.wear_leveling_spread=4", NULL};
+                          "ftl.wear_leveling_spread=2", NULL};
     drive one, range;
     open_drive_more(&one, "3400MiB", "greedy", 64, more); /* of 4 GiB */
     open_drive_more(&range, "3400MiB", "greedy", 64, more);

@@ -136,27 +136,29 @@ int ftl_write_now(ftl *f, uint32_t lpn)
     return write_one(f, lpn, &die, &ppa);
 }
 
-/* The units after `ppa` in its program unit, which ftl_write_now would
- * give the next writes without a choice: the striping order stays on the
- * die until the program unit is full, the block cannot fill before it
- * does, and no allocation inside it changes the die's free blocks, so GC's
- * test gives what it gave for `ppa`. Zero when the die is collecting in a
- * burst, or GC left it at its threshold (each write would try again). */
-static uint32_t program_unit_rest(const ftl *f, uint32_t die, uint32_t ppa)
+/* Whether the writes after one on `die` that leaves its program unit
+ * unfilled go where ftl_write_now would put them without a choice: the
+ * striping order stays on the die until the program unit is full, the
+ * block cannot fill before it does, and no allocation inside it changes
+ * the die's free blocks, so GC's test gives what it gave for that write.
+ * Not while the die is collecting in a burst, nor when GC left it at its
+ * threshold (each write would try again). */
+static bool program_unit_continues(const ftl *f, uint32_t die)
 {
-    if (!ftl_takes_host(f, die) || ftl_free_blocks(f, die) <= f->p->gc_threshold) return 0;
-    return f->p->units_per_program - 1 - ftl_offset_of(f, ppa) % f->p->units_per_program;
+    return ftl_takes_host(f, die) && ftl_free_blocks(f, die) > f->p->gc_threshold;
 }
 
 size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n)
 {
+    const uint32_t upp = f->p->units_per_program;
     size_t i = 0;
     while (i < n) {
         uint32_t die, ppa;
-        if (write_one(f, lpn0 + (uint32_t)i++, &die, &ppa)) return i - 1;
-        uint32_t rest = program_unit_rest(f, die, ppa);
-        if (rest > n - i) rest = (uint32_t)(n - i);
-        if (!rest) continue;
+        if (write_one(f, lpn0 + (uint32_t)i, &die, &ppa)) return i;
+        i++;
+        uint32_t left = upp - 1 - ftl_offset_of(f, ppa) % upp; /* in ppa's program unit */
+        uint32_t rest = left < n - i ? left : (uint32_t)(n - i);
+        if (!rest || !program_unit_continues(f, die)) continue;
         uint32_t b = ftl_block_of(f, ppa), first = b * f->p->units_per_block;
         for (uint32_t k = 0; k < rest; k++, i++) {
             uint32_t at = first + f->blocks[b].write_ptr++;
@@ -164,8 +166,7 @@ size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n)
             ftl_map_in(f, lpn0 + (uint32_t)i, at, b, false);
         }
         f->handle_host[0] += rest;
-        if (ftl_offset_of(f, ppa) % f->p->units_per_program + rest + 1 == f->p->units_per_program)
-            ftl_advance_host_die(f);
+        if (rest == left) ftl_advance_host_die(f);
     }
     return n;
 }

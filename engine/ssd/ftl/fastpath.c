@@ -159,12 +159,8 @@ size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n)
         uint32_t left = upp - 1 - ftl_offset_of(f, ppa) % upp; /* in ppa's program unit */
         uint32_t rest = left < n - i ? left : (uint32_t)(n - i);
         if (!rest || !program_unit_continues(f, die)) continue;
-        uint32_t b = ftl_block_of(f, ppa), first = b * f->p->units_per_block;
-        for (uint32_t k = 0; k < rest; k++, i++) {
-            uint32_t at = first + f->blocks[b].write_ptr++;
-            if (f->blocks[b].write_ptr >= ftl_capacity(f, b)) ftl_close_block(f, die, STREAM_HOST);
-            ftl_map_in(f, lpn0 + (uint32_t)i, at, b, false);
-        }
+        uint32_t b = ftl_block_of(f, ppa);
+        for (uint32_t k = 0; k < rest; k++, i++) ftl_map_in(f, lpn0 + (uint32_t)i, ftl_alloc(f, die, STREAM_HOST), b, false);
         f->handle_host[0] += rest;
         if (rest == left) ftl_advance_host_die(f);
     }

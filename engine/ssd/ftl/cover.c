@@ -1,7 +1,8 @@
 /* The reverse map's cover (revmap.h): which blocks the FTL asks it to
  * cover when GC picks a block outside it, so that the next victims are
- * inside; and the blocks of translation units alone, covered one at a
- * time from their own small table. Which blocks are covered never
+ * inside; and the blocks of translation units alone, which take a slot
+ * when opened as any block does and, once a refill has dropped it, are
+ * covered one at a time from their own small table. Which blocks are covered never
  * changes a result, only how often the mapping table is scanned. */
 #include "ftl.h"
 
@@ -29,8 +30,8 @@ static int by_cost(const void *x, const void *y)
 }
 
 /* The closed native blocks of data into f->ranked, lowest cost first;
- * returns how many. Blocks of translation units alone are left out: they
- * are covered when picked, from their own table (ftl_cover). */
+ * returns how many. Blocks of translation units alone are left out: one
+ * without a slot is covered when picked, from their own table (ftl_cover). */
 static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double), double now)
 {
     uint32_t n = 0;

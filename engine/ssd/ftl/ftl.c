@@ -216,11 +216,11 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     if (open_has_room(f, die, s)) return d->open[s];
     if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
     uint32_t b = take_free_block(f, die);
-    /* Translation units are covered when GC picks their block, from their
-     * own small table (ftl_cover): their many short-lived blocks leave the
-     * slots to data. */
+    /* A block of translation units takes a slot too: filling its row when
+     * GC picks it is a pass over their whole table (ftl_cover), and their
+     * blocks, nearly empty by then, are picked often. */
     f->blocks[b].map_only = s == STREAM_MAP;
-    if (s != STREAM_MAP) revmap_take(&f->rm, b);
+    revmap_take(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;
     f->blocks[b].slc = s == STREAM_SLC;
     f->blocks[b].handle = s >= STREAM_FDP_GC ? (uint8_t)(s - STREAM_FDP_GC)

@@ -428,6 +428,77 @@ Test(ftl, mapping_cache_replacement_policies)
     }
 }
 
+/* The reference the mapping cache must match: its pages in an array, the
+ * most recently used (LRU) or most recently cached (FIFO) first, moved by
+ * hand. */
+typedef struct ref_cache {
+    uint32_t page[8];
+    bool dirty[8];
+    uint32_t count, capacity;
+} ref_cache;
+
+static int ref_find(const ref_cache *r, uint32_t page)
+{
+    for (uint32_t i = 0; i < r->count; i++)
+        if (r->page[i] == page) return (int)i;
+    return -1;
+}
+
+/* Moves entry i to the front. */
+static void ref_to_front(ref_cache *r, uint32_t i)
+{
+    uint32_t page = r->page[i];
+    bool dirty = r->dirty[i];
+    memmove(&r->page[1], &r->page[0], i * sizeof r->page[0]);
+    memmove(&r->dirty[1], &r->dirty[0], i * sizeof r->dirty[0]);
+    r->page[0] = page;
+    r->dirty[0] = dirty;
+}
+
+/* The cache against the reference over 200,000 random uses of 13 pages
+ * (4 of them hot, so that many uses come between evictions) in 5 slots:
+ * every eviction must name the same page, dirty or not, as moving entries
+ * of an array does. */
+Test(ftl, mapping_cache_evicts_as_a_list_would)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    for (unsigned policy = 0; policy < 2; policy++) {
+        mapcache m;
+        ref_cache r = {.capacity = 5};
+        cr_assert_eq(mapcache_init(&m, 13, r.capacity, policy), 0);
+        uint64_t evictions = 0;
+        for (int op = 0; op < 200000; op++) {
+            /* mostly 4 hot pages: many uses between evictions fill the queue */
+            uint32_t page = (uint32_t)(gsl_rng_uniform_int(rng, 8) ? gsl_rng_uniform_int(rng, 4) : 4 + gsl_rng_uniform_int(rng, 9));
+            bool make_dirty = gsl_rng_uniform_int(rng, 3) == 0;
+            int at = ref_find(&r, page);
+            cr_assert_eq(mapcache_touch(&m, page, make_dirty), at >= 0, "op %d: page %u", op, page);
+            if (at >= 0) {
+                r.dirty[at] |= make_dirty;
+                if (policy == 0) ref_to_front(&r, (uint32_t)at);
+                continue;
+            }
+            bool evicted_dirty;
+            uint32_t out = mapcache_insert(&m, page, make_dirty, &evicted_dirty);
+            uint32_t want = MAPCACHE_NONE;
+            bool want_dirty = false;
+            if (r.count == r.capacity) {
+                want = r.page[--r.count];
+                want_dirty = r.dirty[r.count];
+            }
+            r.page[r.count] = page;
+            r.dirty[r.count] = make_dirty;
+            ref_to_front(&r, r.count++);
+            cr_assert_eq(out, want, "op %d (policy %u): evicted %u, expected %u", op, policy, out, want);
+            cr_assert_eq(evicted_dirty, want_dirty, "op %d: page %u", op, out);
+            evictions += out != MAPCACHE_NONE;
+        }
+        cr_assert_gt(evictions, 10000, "policy %u: %llu evictions", policy, (unsigned long long)evictions);
+        mapcache_free(&m);
+    }
+    gsl_rng_free(rng);
+}
+
 /* The cover foresees greedy's victims under skewed writes: a fifth of the
  * data takes four fifths of the writes, so hot blocks empty between two
  * refills. Ranked by where each block's valid count is heading, with a

@@ -468,7 +468,7 @@ Test(ftl, mapping_cache_evicts_as_a_list_would)
         cr_assert_eq(mapcache_init(&m, 13, r.capacity, policy), 0);
         uint64_t evictions = 0;
         for (int op = 0; op < 200000; op++) {
-            /* mostly 4 hot pages: many uses between evictions fill the queue */
+            /* mostly 4 hot pages: a hit often moves a page that is not the newest */
             uint32_t page = (uint32_t)(gsl_rng_uniform_int(rng, 8) ? gsl_rng_uniform_int(rng, 4) : 4 + gsl_rng_uniform_int(rng, 9));
             bool make_dirty = gsl_rng_uniform_int(rng, 3) == 0;
             int at = ref_find(&r, page);

@@ -1,9 +1,10 @@
 /* The reverse map's cover (revmap.h): which blocks the FTL asks it to
  * cover when GC picks a block outside it, so that the next victims are
  * inside; and the blocks of translation units alone, which take a slot
- * when opened as any block does and, once a refill has dropped it, are
- * covered one at a time from their own small table. Which blocks are covered never
- * changes a result, only how often the mapping table is scanned. */
+ * when opened as any block does and, once a refill has dropped them, are
+ * covered one at a time from their own small table. Which blocks are
+ * covered never changes a result, only how often the mapping table is
+ * scanned. */
 #include "ftl.h"
 
 #include <math.h>

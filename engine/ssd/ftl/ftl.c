@@ -217,8 +217,8 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     if (!ftl_can_alloc(f, die, s)) return FTL_NONE;
     uint32_t b = take_free_block(f, die);
     /* A block of translation units takes a slot too: filling its row when
-     * GC picks it is a pass over their whole table (ftl_cover), and their
-     * blocks, nearly empty by then, are picked often. */
+     * GC picks it is a pass over their whole table (ftl_cover), and GC
+     * picks such blocks often. */
     f->blocks[b].map_only = s == STREAM_MAP;
     revmap_take(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;

@@ -467,15 +467,12 @@ static void settle_after_fast_path(ssd *d)
 
 /* --- the wear path ---------------------------------------------------------- */
 
-/* A logical unit written or moved: its translation unit is dirty in the
- * cache, and one pushed out dirty is written back at once, as the timed
- * path does (round-robin over the dies); the die it went to is looked at
- * for GC after the write under way, so that no GC starts inside another. */
-static void wear_dirty(void *ctx, uint32_t lpn)
+/* Translation unit tu, not in the cache, comes in dirty; one pushed out
+ * dirty is written back at once, as the timed path does (round-robin over
+ * the dies); the die it went to is looked at for GC after the write under
+ * way, so that no GC starts inside another. */
+static __attribute__((noinline)) void wear_miss(ssd *d, uint32_t tu)
 {
-    ssd *d = ctx;
-    uint32_t tu = divide(d->p.map_page_of, lpn);
-    if (mapcache_touch(&d->map.cache, tu, true)) return;
     bool evicted_dirty;
     uint32_t out = mapcache_insert(&d->map.cache, tu, true, &evicted_dirty);
     if (out == MAPCACHE_NONE || !evicted_dirty) return;
@@ -487,6 +484,14 @@ static void wear_dirty(void *ctx, uint32_t lpn)
         d->wear_die_marked[die] = 1;
         d->wear_dies[d->wear_die_count++] = die;
     }
+}
+/* A logical unit written or moved: its translation unit is dirty in the
+ * cache. The miss is a call of its own so that a hit saves no registers. */
+static void wear_dirty(void *ctx, uint32_t lpn)
+{
+    ssd *d = ctx;
+    uint32_t tu = divide(d->p.map_page_of, lpn);
+    if (!mapcache_touch(&d->map.cache, tu, true)) wear_miss(d, tu);
 }
 
 /* GC on the dies the write-backs took blocks from, while they need it. */

@@ -19,15 +19,47 @@ static uint32_t valid_offsets(const ftl *f, uint32_t base, uint32_t written, uin
     return n;
 }
 
-/* ftl_relocate of a logical unit out of `victim`, with what is known of
- * the victim worked out once per victim: a valid unit's mapping entry
- * names it, so its old place is `from` and needs no lookup. */
-static inline void move_data(ftl *f, uint32_t victim, bool from_slc, uint32_t from, uint32_t lpn, uint32_t to)
+/* Where a victim's units go: the units left in the GC stream's open
+ * block, handed out in order as ftl_alloc would, with the block's
+ * capacity and reverse-map row looked up once per block rather than per
+ * unit. Nothing else takes units of that stream while a victim is moved
+ * (the wear's write-backs take the mapping stream's). */
+typedef struct move_dest {
+    uint32_t block, first, next, end; /* the block's units first..end, next..end not taken */
+    uint32_t *row;                    /* its reverse-map row, or NULL */
+} move_dest;
+
+static inline uint32_t dest_take(ftl *f, uint32_t die, ftl_stream s, move_dest *d)
+{
+    if (d->next == d->end) {
+        uint32_t to = ftl_alloc(f, die, s);
+        if (to == FTL_NONE) return FTL_NONE;
+        d->block = ftl_block_of(f, to);
+        d->first = d->block * f->p->units_per_block;
+        d->end = d->first + ftl_capacity(f, d->block);
+        d->next = to + 1;
+        d->row = revmap_row_or_null(&f->rm, d->block);
+        return to;
+    }
+    f->blocks[d->block].write_ptr++;
+    if (++d->next == d->end) ftl_close_block(f, die, s);
+    return d->next - 1;
+}
+
+/* ftl_relocate of a logical unit out of `victim` to `to`, taken from d,
+ * with what is known of the victim worked out once per victim: a valid
+ * unit's mapping entry names it, so its old place is `from` and needs no
+ * lookup. */
+static inline void move_data(ftl *f, uint32_t victim, bool from_slc, uint32_t from, uint32_t lpn, uint32_t to,
+                             const move_dest *d)
 {
     f->units_folded += from_slc; /* out of the SLC cache: a fold */
     revmap_clear(&f->rm, from);
     f->blocks[victim].valid--;
-    ftl_place(f, lpn, to, STREAM_GC);
+    f->l2p[lpn] = to;
+    revmap_set_in(&f->rm, to, d->row, to - d->first, lpn);
+    f->blocks[d->block].valid++;
+    f->units_written[STREAM_GC]++;
     if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
 
@@ -40,6 +72,7 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     int64_t moved = 0;
     ftl_stream to_stream = ftl_gc_stream(f, victim);
     const bool from_slc = f->blocks[victim].slc;
+    move_dest dest = {0};
     for (uint32_t i = 0; i < n; i++) {
         /* The mapping entries of units a few steps ahead are random
          * accesses: fetch them while this one is moved. */
@@ -50,11 +83,11 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         }
         /* a write-back from an earlier move may have taken a translation unit away */
         if (!ftl_valid(f, base + list[i])) continue;
-        uint32_t to = ftl_alloc(f, die, to_stream);
+        uint32_t to = dest_take(f, die, to_stream, &dest);
         if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
         uint32_t what = holds[list[i]];
         if (what & FTL_MAP_BIT) ftl_relocate(f, base + list[i], what, to);
-        else move_data(f, victim, from_slc, base + list[i], what, to);
+        else move_data(f, victim, from_slc, base + list[i], what, to, &dest);
         if (f->fast_relocated && what < FTL_MAP_BIT) f->fast_relocated(f->fast_ctx, what);
         moved++;
     }

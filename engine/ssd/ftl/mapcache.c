@@ -38,35 +38,6 @@ void mapcache_free(mapcache *m)
     memset(m, 0, sizeof *m);
 }
 
-static void unlink_slot(mapcache *m, uint32_t s)
-{
-    if (m->prev[s] != MAPCACHE_NONE) m->next[m->prev[s]] = m->next[s];
-    else m->head = m->next[s];
-    if (m->next[s] != MAPCACHE_NONE) m->prev[m->next[s]] = m->prev[s];
-    else m->tail = m->prev[s];
-}
-
-static void push_front(mapcache *m, uint32_t s)
-{
-    m->prev[s] = MAPCACHE_NONE;
-    m->next[s] = m->head;
-    if (m->head != MAPCACHE_NONE) m->prev[m->head] = s;
-    m->head = s;
-    if (m->tail == MAPCACHE_NONE) m->tail = s;
-}
-
-bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty)
-{
-    uint32_t s = m->slot_of_page[page];
-    if (s == MAPCACHE_NONE) return false;
-    if (m->lru && m->head != s) {
-        unlink_slot(m, s);
-        push_front(m, s);
-    }
-    m->dirty[s] |= make_dirty;
-    return true;
-}
-
 uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_dirty)
 {
     uint32_t s, evicted = MAPCACHE_NONE;
@@ -75,7 +46,7 @@ uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_d
         s = m->count++;
     } else {
         s = m->tail;
-        unlink_slot(m, s);
+        mapcache_unlink(m, s);
         evicted = m->page_of_slot[s];
         *evicted_dirty = m->dirty[s];
         m->slot_of_page[evicted] = MAPCACHE_NONE;
@@ -83,6 +54,6 @@ uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_d
     m->page_of_slot[s] = page;
     m->slot_of_page[page] = s;
     m->dirty[s] = dirty;
-    push_front(m, s);
+    mapcache_push_front(m, s);
     return evicted;
 }

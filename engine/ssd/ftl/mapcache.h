@@ -34,8 +34,36 @@ void mapcache_free(mapcache *m);
 
 /* True when the page is cached; changes nothing. */
 static inline bool mapcache_has(const mapcache *m, uint32_t page) { return m->slot_of_page[page] != MAPCACHE_NONE; }
-/* True when the page is cached (under lru it becomes the most recent). */
-bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty);
+static inline void mapcache_unlink(mapcache *m, uint32_t s)
+{
+    if (m->prev[s] != MAPCACHE_NONE) m->next[m->prev[s]] = m->next[s];
+    else m->head = m->next[s];
+    if (m->next[s] != MAPCACHE_NONE) m->prev[m->next[s]] = m->prev[s];
+    else m->tail = m->prev[s];
+}
+static inline void mapcache_push_front(mapcache *m, uint32_t s)
+{
+    m->prev[s] = MAPCACHE_NONE;
+    m->next[s] = m->head;
+    if (m->head != MAPCACHE_NONE) m->prev[m->head] = s;
+    m->head = s;
+    if (m->tail == MAPCACHE_NONE) m->tail = s;
+}
+/* True when the page is cached (under lru it becomes the most recent).
+ * Inline: a DRAM-less drive's wear calls it for every unit written or
+ * moved, and out of line the call cost 2 % of the wear's instructions
+ * (callgrind: 16.28 G against 15.93 G). */
+static inline bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty)
+{
+    uint32_t s = m->slot_of_page[page];
+    if (s == MAPCACHE_NONE) return false;
+    if (m->lru && m->head != s) {
+        mapcache_unlink(m, s);
+        mapcache_push_front(m, s);
+    }
+    m->dirty[s] |= make_dirty;
+    return true;
+}
 /* Caches a page that is not cached. When the cache was full, the least
  * recently used page leaves: returns it (MAPCACHE_NONE otherwise) and
  * whether it was dirty. */

@@ -15,6 +15,7 @@
 #define SSDLAB_REVMAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "divide.h"
@@ -47,13 +48,24 @@ static inline uint32_t revmap_block_of(const revmap *m, uint32_t ppa) { return d
 static inline bool revmap_valid(const revmap *m, uint32_t ppa) { return m->valid[ppa >> 6] >> (ppa & 63) & 1; }
 static inline bool revmap_covers(const revmap *m, uint32_t block) { return m->slot_of[block] != REVMAP_NONE; }
 
+/* A block's row of `units_per_block` entries, or NULL when it has no slot. */
+static inline uint32_t *revmap_row_or_null(const revmap *m, uint32_t block)
+{
+    uint32_t slot = m->slot_of[block];
+    return slot == REVMAP_NONE ? NULL : &m->holds[(uint64_t)slot * m->units_per_block];
+}
+/* Unit ppa, at `offset` in a block whose row (revmap_row_or_null) is `row`,
+ * now holds `what`. */
+static inline void revmap_set_in(revmap *m, uint32_t ppa, uint32_t *row, uint32_t offset, uint32_t what)
+{
+    m->valid[ppa >> 6] |= UINT64_C(1) << (ppa & 63);
+    if (row) row[offset] = what;
+}
 /* Unit ppa, of block `block`, now holds `what`. The caller has the block
  * at hand: a division per write is worth saving. */
 static inline void revmap_set(revmap *m, uint32_t ppa, uint32_t block, uint32_t what)
 {
-    m->valid[ppa >> 6] |= UINT64_C(1) << (ppa & 63);
-    uint32_t slot = m->slot_of[block];
-    if (slot != REVMAP_NONE) m->holds[(uint64_t)slot * m->units_per_block + (ppa - block * m->units_per_block)] = what;
+    revmap_set_in(m, ppa, revmap_row_or_null(m, block), ppa - block * m->units_per_block, what);
 }
 static inline void revmap_prefetch_valid(const revmap *m, uint32_t ppa) { __builtin_prefetch(&m->valid[ppa >> 6], 1); }
 static inline void revmap_clear(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63)); }

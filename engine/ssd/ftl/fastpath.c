@@ -46,21 +46,32 @@ static inline uint32_t dest_take(ftl *f, uint32_t die, ftl_stream s, move_dest *
     return d->next - 1;
 }
 
-/* ftl_relocate of a logical unit out of `victim` to `to`, taken from d,
- * with what is known of the victim worked out once per victim: a valid
- * unit's mapping entry names it, so its old place is `from` and needs no
- * lookup. */
-static inline void move_data(ftl *f, uint32_t victim, bool from_slc, uint32_t from, uint32_t lpn, uint32_t to,
-                             const move_dest *d)
+/* ftl_relocate of a logical unit from `from` to `to`, taken from d, with
+ * what is known of the victim worked out once per victim: a valid unit's
+ * mapping entry names it, so its old place is `from` and needs no lookup.
+ * The old place stays valid until finish_moves: nothing reads it again. */
+static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
 {
-    f->units_folded += from_slc; /* out of the SLC cache: a fold */
-    revmap_clear(&f->rm, from);
-    f->blocks[victim].valid--;
     f->l2p[lpn] = to;
     revmap_set_in(&f->rm, to, d->row, to - d->first, lpn);
     f->blocks[d->block].valid++;
     f->units_written[STREAM_GC]++;
     if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
+}
+
+/* The victim's side of the data moves of list[0..n) (the units of `holds`
+ * that were data), once for them all: their valid bits (the whole block's
+ * when all of it moved), the victim's count, the folds out of SLC. */
+static void finish_moves(ftl *f, uint32_t victim, const uint32_t *holds, const uint32_t *list, uint32_t n,
+                         uint32_t data_moved, bool all)
+{
+    const uint32_t U = f->p->units_per_block;
+    if (all) revmap_clear_range(&f->rm, (uint64_t)victim * U, U);
+    else
+        for (uint32_t i = 0; i < n; i++)
+            if (holds[list[i]] < FTL_MAP_BIT) revmap_clear(&f->rm, victim * U + list[i]);
+    f->blocks[victim].valid -= data_moved;
+    if (f->blocks[victim].slc) f->units_folded += data_moved; /* out of the SLC cache: a fold */
 }
 
 /* Moves every valid unit of a victim to the die's GC stream and erases it.
@@ -70,8 +81,8 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     const uint32_t base = victim * f->p->units_per_block, *holds = revmap_row(&f->rm, victim);
     const uint32_t *list = f->move_list, n = valid_offsets(f, base, f->blocks[victim].write_ptr, f->move_list);
     int64_t moved = 0;
+    uint32_t data_moved = 0;
     ftl_stream to_stream = ftl_gc_stream(f, victim);
-    const bool from_slc = f->blocks[victim].slc;
     move_dest dest = {0};
     for (uint32_t i = 0; i < n; i++) {
         /* The mapping entries of units a few steps ahead are random
@@ -84,13 +95,21 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         /* a write-back from an earlier move may have taken a translation unit away */
         if (!ftl_valid(f, base + list[i])) continue;
         uint32_t to = dest_take(f, die, to_stream, &dest);
-        if (to == FTL_NONE) return -1; /* cannot happen while threshold >= 2 */
+        if (to == FTL_NONE) { /* cannot happen while threshold >= 2 */
+            finish_moves(f, victim, holds, list, i, data_moved, false);
+            return -1;
+        }
         uint32_t what = holds[list[i]];
-        if (what & FTL_MAP_BIT) ftl_relocate(f, base + list[i], what, to);
-        else move_data(f, victim, from_slc, base + list[i], what, to, &dest);
-        if (f->fast_relocated && what < FTL_MAP_BIT) f->fast_relocated(f->fast_ctx, what);
+        if (what & FTL_MAP_BIT) {
+            ftl_relocate(f, base + list[i], what, to);
+        } else {
+            move_data(f, base + list[i], what, to, &dest);
+            data_moved++;
+            if (f->fast_relocated) f->fast_relocated(f->fast_ctx, what);
+        }
         moved++;
     }
+    finish_moves(f, victim, holds, list, n, data_moved, true);
     ftl_count_moved(f, victim, (uint64_t)moved);
     f->reallocations += moved > 0;
     ftl_erase(f, victim);

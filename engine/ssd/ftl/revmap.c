@@ -52,6 +52,16 @@ void revmap_free(revmap *m)
     memset(m, 0, sizeof *m);
 }
 
+void revmap_clear_range(revmap *m, uint64_t first, uint64_t n)
+{
+    for (uint64_t end = first + n; first < end;) {
+        uint64_t bit = first & 63, span = 64 - bit < end - first ? 64 - bit : end - first;
+        uint64_t mask = span == 64 ? UINT64_MAX : ((UINT64_C(1) << span) - 1) << bit;
+        m->valid[first >> 6] &= ~mask;
+        first += span;
+    }
+}
+
 void revmap_take(revmap *m, uint32_t block)
 {
     if (m->slot_of[block] == REVMAP_NONE && m->free_count) m->slot_of[block] = m->free_slots[--m->free_count];

@@ -69,6 +69,8 @@ static inline void revmap_set(revmap *m, uint32_t ppa, uint32_t block, uint32_t 
 }
 static inline void revmap_prefetch_valid(const revmap *m, uint32_t ppa) { __builtin_prefetch(&m->valid[ppa >> 6], 1); }
 static inline void revmap_clear(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63)); }
+/* Clears the valid bits of units first..first+n-1. */
+void revmap_clear_range(revmap *m, uint64_t first, uint64_t n);
 
 /* What a valid unit of a covered block holds; REVMAP_NONE if it is invalid. */
 static inline uint32_t revmap_holds(const revmap *m, uint32_t ppa)

@@ -13,6 +13,7 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     memset(f, 0, sizeof *f);
     f->p = p;
     f->rng = rng;
+    f->host_die = ftl_alloc_orders[p->order].die_at(p, 0);
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
     f->warm = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && p->l2p_units * sizeof *f->l2p > (UINT64_C(1) << 30));
@@ -151,7 +152,7 @@ bool ftl_takes_host(const ftl *f, uint32_t die)
 uint32_t ftl_host_die(ftl *f, ftl_stream s)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
-        uint32_t die = die_at(f, f->host_die_cursor);
+        uint32_t die = f->host_die;
         if (ftl_takes_host(f, die) && ftl_can_alloc(f, die, s)) return die;
         ftl_advance_host_die(f);
     }
@@ -166,12 +167,16 @@ void ftl_burst_begin(ftl *f, uint32_t die)
     d->burst_victims = 0;
 }
 
-void ftl_advance_host_die(ftl *f) { f->host_die_cursor = (f->host_die_cursor + 1) % f->p->dies; }
+void ftl_advance_host_die(ftl *f)
+{
+    f->host_die_cursor = (f->host_die_cursor + 1) % f->p->dies;
+    f->host_die = die_at(f, f->host_die_cursor);
+}
 
 uint32_t ftl_slc_die(ftl *f)
 {
     for (uint32_t tries = 0; tries < f->p->dies; tries++) {
-        uint32_t die = die_at(f, f->host_die_cursor);
+        uint32_t die = f->host_die;
         if (ftl_takes_host(f, die) && ftl_slc_room(f, die)) return die;
         ftl_advance_host_die(f);
     }

@@ -95,6 +95,7 @@ typedef struct ftl {
     ftl_die *dies;
     gsl_rng *rng;
     uint32_t host_die_cursor; /* position in the striping order */
+    uint32_t host_die;        /* the die at that position, kept: every host write asks */
     uint64_t units_written[STREAM_COUNT];
     uint64_t units_folded; /* of units_written[STREAM_GC]: moved out of SLC-mode blocks */
     uint64_t units_padded; /* programmed without data, to close a program unit */

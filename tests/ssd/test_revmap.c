@@ -78,3 +78,23 @@ Test(revmap, refill_covers_the_named_blocks_from_the_tables)
     cr_assert_eq(revmap_holds(&m, 5), 1);
     revmap_free(&m);
 }
+
+/* Clearing a block's validity bits a word at a time clears exactly the
+ * bits of the range, whether its ends fall inside words or on their
+ * edges: blocks of 6, 64 and 100 units against a bit-by-bit reference. */
+Test(revmap, clear_range_clears_exactly_the_range)
+{
+    const uint32_t sizes[] = {6, 64, 100};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        uint32_t U = sizes[k], blocks = 7, units = blocks * U;
+        revmap m;
+        cr_assert_eq(revmap_init(&m, blocks, U, 1), 0);
+        for (uint32_t b = 0; b < blocks; b++) {
+            for (uint32_t u = 0; u < units; u++) revmap_set(&m, u, u / U, 0);
+            revmap_clear_range(&m, (uint64_t)b * U, U);
+            for (uint32_t u = 0; u < units; u++)
+                cr_assert_eq(revmap_valid(&m, u), u / U != b, "U %u, block %u cleared: unit %u", U, b, u);
+        }
+        revmap_free(&m);
+    }
+}

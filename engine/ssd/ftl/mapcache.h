@@ -34,6 +34,7 @@ void mapcache_free(mapcache *m);
 
 /* True when the page is cached; changes nothing. */
 static inline bool mapcache_has(const mapcache *m, uint32_t page) { return m->slot_of_page[page] != MAPCACHE_NONE; }
+/* The LRU list's two steps, here for mapcache_touch to be inline. */
 static inline void mapcache_unlink(mapcache *m, uint32_t s)
 {
     if (m->prev[s] != MAPCACHE_NONE) m->next[m->prev[s]] = m->next[s];

@@ -8,12 +8,14 @@
 
 /* --- set-up ---------------------------------------------------------------- */
 
+static uint32_t die_at(const ftl *f, uint32_t k);
+
 int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
 {
     memset(f, 0, sizeof *f);
     f->p = p;
     f->rng = rng;
-    f->host_die = ftl_alloc_orders[p->order].die_at(p, 0);
+    f->host_die = die_at(f, 0);
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
     f->warm = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && p->l2p_units * sizeof *f->l2p > (UINT64_C(1) << 30));

@@ -467,6 +467,27 @@ static void settle_after_fast_path(ssd *d)
 
 /* --- the wear path ---------------------------------------------------------- */
 
+/* What the next evictions will touch, fetched one eviction ahead, a step
+ * further for each that is nearer the tail: the second next's slot, the
+ * next but one's translation unit's place, and the next's old place's
+ * valid bits and block record. At full size each of them is a cache miss,
+ * and they follow from each other, so that an eviction not fetched ahead
+ * waits for them in turn. Changes nothing. */
+static void wear_prefetch_evictions(const ssd *d)
+{
+    const mapcache *m = &d->map.cache;
+    uint32_t next = m->tail;
+    if (next == MAPCACHE_NONE) return;
+    ftl_prefetch_map_unit(&d->f, mapcache_page(m, next), 1);
+    uint32_t second = mapcache_after(m, next);
+    if (second == MAPCACHE_NONE) return;
+    uint32_t page = mapcache_page(m, second);
+    ftl_prefetch_map_unit(&d->f, page, 0);
+    __builtin_prefetch(&m->slot_of_page[page], 1);
+    uint32_t third = mapcache_after(m, second);
+    if (third != MAPCACHE_NONE) mapcache_prefetch_slot(m, third);
+}
+
 /* Translation unit tu, not in the cache, comes in dirty; one pushed out
  * dirty is written back at once, as the timed path does (round-robin over
  * the dies); the die it went to is looked at for GC after the write under
@@ -475,6 +496,7 @@ static __attribute__((noinline)) void wear_miss(ssd *d, uint32_t tu)
 {
     bool evicted_dirty;
     uint32_t out = mapcache_insert(&d->map.cache, tu, true, &evicted_dirty);
+    wear_prefetch_evictions(d);
     if (out == MAPCACHE_NONE || !evicted_dirty) return;
     d->map.writebacks++;
     uint32_t die = out % d->p.dies, ppa = ftl_alloc(&d->f, die, STREAM_MAP);

@@ -59,19 +59,28 @@ static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, c
     if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
 
-/* The victim's side of the data moves of list[0..n) (the units of `holds`
- * that were data), once for them all: their valid bits (the whole block's
- * when all of it moved), the victim's count, the folds out of SLC. */
-static void finish_moves(ftl *f, uint32_t victim, const uint32_t *holds, const uint32_t *list, uint32_t n,
-                         uint32_t data_moved, bool all)
+/* ftl_map_unit of translation unit tu from `from` to `to`, as move_data
+ * does for data: its old place is `from`, known valid, so the table's
+ * entry is only stored, not read. */
+static inline void move_map_unit(ftl *f, uint32_t tu, uint32_t to, const move_dest *d)
+{
+    f->map_loc[tu] = to;
+    revmap_set_in(&f->rm, to, d->row, to - d->first, FTL_MAP_BIT | tu);
+    f->blocks[d->block].valid++;
+    f->units_written[STREAM_GC]++;
+}
+
+/* The victim's side of the moves of list[0..n), once for them all: their
+ * valid bits (the whole block's when all of it moved), the victim's count,
+ * the folds out of SLC. */
+static void finish_moves(ftl *f, uint32_t victim, const uint32_t *list, uint32_t n, uint32_t moved, bool all)
 {
     const uint32_t U = f->p->units_per_block;
     if (all) revmap_clear_range(&f->rm, (uint64_t)victim * U, U);
     else
-        for (uint32_t i = 0; i < n; i++)
-            if (holds[list[i]] < FTL_MAP_BIT) revmap_clear(&f->rm, victim * U + list[i]);
-    f->blocks[victim].valid -= data_moved;
-    if (f->blocks[victim].slc) f->units_folded += data_moved; /* out of the SLC cache: a fold */
+        for (uint32_t i = 0; i < n; i++) revmap_clear(&f->rm, victim * U + list[i]);
+    f->blocks[victim].valid -= moved;
+    if (f->blocks[victim].slc) f->units_folded += moved; /* out of the SLC cache: a fold */
 }
 
 /* Moves every valid unit of a victim to the die's GC stream and erases it.
@@ -80,36 +89,38 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
 {
     const uint32_t base = victim * f->p->units_per_block, *holds = revmap_row(&f->rm, victim);
     const uint32_t *list = f->move_list, n = valid_offsets(f, base, f->blocks[victim].write_ptr, f->move_list);
-    int64_t moved = 0;
-    uint32_t data_moved = 0;
+    uint32_t moved = 0;
     ftl_stream to_stream = ftl_gc_stream(f, victim);
     move_dest dest = {0};
     for (uint32_t i = 0; i < n; i++) {
         /* The mapping entries of units a few steps ahead are random
          * accesses: fetch them while this one is moved. */
-        uint32_t ahead = i + 16 < n ? holds[list[i + 16]] : FTL_MAP_BIT;
+        uint32_t ahead = i + 16 < n ? holds[list[i + 16]] : FTL_NONE;
         if (ahead < FTL_MAP_BIT) {
             __builtin_prefetch(&f->l2p[ahead], 1);
             if (f->fast_relocated) ftl_prefetch_touch(f, ahead); /* what the hook reads */
+        } else if (ahead != FTL_NONE) {
+            ftl_prefetch_map_unit(f, ahead & ~FTL_MAP_BIT, 0);
         }
-        /* a write-back from an earlier move may have taken a translation unit away */
+        /* A write-back from an earlier move may have taken a translation
+         * unit away. One that this loop moved keeps its bit here until
+         * finish_moves, but is not in the list again. */
         if (!ftl_valid(f, base + list[i])) continue;
         uint32_t to = dest_take(f, die, to_stream, &dest);
         if (to == FTL_NONE) { /* cannot happen while threshold >= 2 */
-            finish_moves(f, victim, holds, list, i, data_moved, false);
+            finish_moves(f, victim, list, i, moved, false);
             return -1;
         }
         uint32_t what = holds[list[i]];
         if (what & FTL_MAP_BIT) {
-            ftl_relocate(f, base + list[i], what, to);
+            move_map_unit(f, what & ~FTL_MAP_BIT, to, &dest);
         } else {
             move_data(f, base + list[i], what, to, &dest);
-            data_moved++;
             if (f->fast_relocated) f->fast_relocated(f->fast_ctx, what);
         }
         moved++;
     }
-    finish_moves(f, victim, holds, list, n, data_moved, true);
+    finish_moves(f, victim, list, n, moved, true);
     ftl_count_moved(f, victim, (uint64_t)moved);
     f->reallocations += moved > 0;
     ftl_erase(f, victim);
@@ -152,6 +163,19 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
         }
     }
     return moved;
+}
+
+void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(&f->map_loc[tu], 1);
+        return;
+    }
+    uint32_t old = f->map_loc[tu];
+    if (old != FTL_NONE) {
+        __builtin_prefetch(&f->rm.valid[old >> 6], 1);
+        __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
+    }
 }
 
 void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)

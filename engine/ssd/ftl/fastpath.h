@@ -19,6 +19,10 @@ size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n);
  * mapping entry, stage 1 (later, once that has arrived) what it points at.
  * Random writes are two cache misses each; issued ahead, they overlap. */
 void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
+/* The same for a coming ftl_map_unit(tu): stage 0 fetches where the
+ * translation unit is, stage 1 (later) the valid bits and block record of
+ * that place, which the write-back invalidates. */
+void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage);
 /* Collects victims on a die until it has more than the GC threshold of
  * free blocks; returns units relocated. */
 uint64_t ftl_collect_now(ftl *f, uint32_t die);

@@ -15,11 +15,8 @@ int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned polic
     m->capacity = capacity;
     m->lru = mapcache_policies[policy].refresh_on_use;
     m->slot_of_page = malloc((size_t)pages * sizeof *m->slot_of_page);
-    m->page_of_slot = malloc((size_t)capacity * sizeof *m->page_of_slot);
-    m->prev = malloc((size_t)capacity * sizeof *m->prev);
-    m->next = malloc((size_t)capacity * sizeof *m->next);
-    m->dirty = calloc(capacity, 1);
-    if (!m->slot_of_page || !m->page_of_slot || !m->prev || !m->next || !m->dirty) {
+    m->slots = malloc((size_t)capacity * sizeof *m->slots);
+    if (!m->slot_of_page || !m->slots) {
         mapcache_free(m);
         return -1;
     }
@@ -31,10 +28,7 @@ int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned polic
 void mapcache_free(mapcache *m)
 {
     free(m->slot_of_page);
-    free(m->page_of_slot);
-    free(m->prev);
-    free(m->next);
-    free(m->dirty);
+    free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
@@ -47,13 +41,13 @@ uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_d
     } else {
         s = m->tail;
         mapcache_unlink(m, s);
-        evicted = m->page_of_slot[s];
-        *evicted_dirty = m->dirty[s];
+        evicted = m->slots[s].page;
+        *evicted_dirty = m->slots[s].dirty;
         m->slot_of_page[evicted] = MAPCACHE_NONE;
     }
-    m->page_of_slot[s] = page;
+    m->slots[s].page = page;
     m->slot_of_page[page] = s;
-    m->dirty[s] = dirty;
+    m->slots[s].dirty = dirty;
     mapcache_push_front(m, s);
     return evicted;
 }

@@ -19,13 +19,20 @@ typedef struct mapcache_policy {
 } mapcache_policy;
 extern const mapcache_policy mapcache_policies[];
 
+/* A slot's links, page and state side by side: an eviction at full size
+ * finds the tail's slot out of cache, and in one record it costs one miss
+ * rather than one per array. */
+typedef struct mapcache_slot {
+    uint32_t prev, next; /* LRU list over slots: head is the most recent */
+    uint32_t page;
+    uint32_t dirty;
+} mapcache_slot;
+
 typedef struct mapcache {
     uint32_t capacity, count;
     bool lru;
     uint32_t *slot_of_page; /* translation page -> cache slot, or MAPCACHE_NONE */
-    uint32_t *page_of_slot;
-    uint32_t *prev, *next;  /* LRU list over slots: head is the most recent */
-    uint8_t *dirty;
+    mapcache_slot *slots;
     uint32_t head, tail;
 } mapcache;
 
@@ -37,16 +44,17 @@ static inline bool mapcache_has(const mapcache *m, uint32_t page) { return m->sl
 /* The LRU list's two steps, here for mapcache_touch to be inline. */
 static inline void mapcache_unlink(mapcache *m, uint32_t s)
 {
-    if (m->prev[s] != MAPCACHE_NONE) m->next[m->prev[s]] = m->next[s];
-    else m->head = m->next[s];
-    if (m->next[s] != MAPCACHE_NONE) m->prev[m->next[s]] = m->prev[s];
-    else m->tail = m->prev[s];
+    uint32_t prev = m->slots[s].prev, next = m->slots[s].next;
+    if (prev != MAPCACHE_NONE) m->slots[prev].next = next;
+    else m->head = next;
+    if (next != MAPCACHE_NONE) m->slots[next].prev = prev;
+    else m->tail = prev;
 }
 static inline void mapcache_push_front(mapcache *m, uint32_t s)
 {
-    m->prev[s] = MAPCACHE_NONE;
-    m->next[s] = m->head;
-    if (m->head != MAPCACHE_NONE) m->prev[m->head] = s;
+    m->slots[s].prev = MAPCACHE_NONE;
+    m->slots[s].next = m->head;
+    if (m->head != MAPCACHE_NONE) m->slots[m->head].prev = s;
     m->head = s;
     if (m->tail == MAPCACHE_NONE) m->tail = s;
 }
@@ -62,9 +70,15 @@ static inline bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty)
         mapcache_unlink(m, s);
         mapcache_push_front(m, s);
     }
-    m->dirty[s] |= make_dirty;
+    m->slots[s].dirty |= make_dirty;
     return true;
 }
+/* The slot that leaves after s when nothing is used in between (the tail
+ * first), or MAPCACHE_NONE. */
+static inline uint32_t mapcache_after(const mapcache *m, uint32_t s) { return m->slots[s].prev; }
+/* The page in slot s. */
+static inline uint32_t mapcache_page(const mapcache *m, uint32_t s) { return m->slots[s].page; }
+static inline void mapcache_prefetch_slot(const mapcache *m, uint32_t s) { __builtin_prefetch(&m->slots[s], 1); }
 /* Caches a page that is not cached. When the cache was full, the least
  * recently used page leaves: returns it (MAPCACHE_NONE otherwise) and
  * whether it was dirty. */

@@ -11,6 +11,7 @@
 #include "flash.h"
 #include "hil.h"
 #include "mapio.h"
+#include "mapwear.h"
 #include "memlimit.h"
 #include "metrics.h"
 #include "progunit.h"
@@ -40,10 +41,7 @@ struct ssd {
     uint64_t cache_hits0, slc_written0, map_misses0, map_writebacks0;
     uint64_t media_jobs0[MEDIA_REASONS], media_moved0[MEDIA_REASONS], retired0;
     powerloss_log pl; /* power losses so far */
-    /* The wear path's DRAM-less mapping: the dies its write-backs took
-     * blocks from, to look at for GC after the write under way. */
-    uint32_t *wear_dies, wear_die_count;
-    uint8_t *wear_die_marked;
+    mapwear wear; /* the DRAM-less mapping during a wear phase */
 };
 
 /* --- wiring ----------------------------------------------------------------- */
@@ -179,6 +177,7 @@ void ssd_free(ssd *d)
     if (d->has_metrics) metrics_free(&d->m);
     if (d->has_hil) hil_free(&d->h);
     if (d->has_buf) buffer_free(&d->buf);
+    mapwear_free(&d->wear);
     if (d->has_map) mapio_free(&d->map);
     if (d->has_zio) zoneio_free(&d->zio);
     trimmap_free(&d->tm);
@@ -467,82 +466,15 @@ static void settle_after_fast_path(ssd *d)
 
 /* --- the wear path ---------------------------------------------------------- */
 
-/* What the next evictions will touch, fetched one eviction ahead, a step
- * further for each that is nearer the tail: the second next's slot, the
- * next but one's translation unit's place, and the next's old place's
- * valid bits and block record. At full size each of them is a cache miss,
- * and they follow from each other, so that an eviction not fetched ahead
- * waits for them in turn. Changes nothing. */
-static void wear_prefetch_evictions(const ssd *d)
-{
-    const mapcache *m = &d->map.cache;
-    uint32_t next = m->tail;
-    if (next == MAPCACHE_NONE) return;
-    ftl_prefetch_map_unit(&d->f, mapcache_page(m, next), 1);
-    uint32_t second = mapcache_after(m, next);
-    if (second == MAPCACHE_NONE) return;
-    uint32_t page = mapcache_page(m, second);
-    ftl_prefetch_map_unit(&d->f, page, 0);
-    __builtin_prefetch(&m->slot_of_page[page], 1);
-    uint32_t third = mapcache_after(m, second);
-    if (third != MAPCACHE_NONE) mapcache_prefetch_slot(m, third);
-}
-
-/* Translation unit tu, not in the cache, comes in dirty; one pushed out
- * dirty is written back at once, as the timed path does (round-robin over
- * the dies); the die it went to is looked at for GC after the write under
- * way, so that no GC starts inside another. */
-static __attribute__((noinline)) void wear_miss(ssd *d, uint32_t tu)
-{
-    bool evicted_dirty;
-    uint32_t out = mapcache_insert(&d->map.cache, tu, true, &evicted_dirty);
-    wear_prefetch_evictions(d);
-    if (out == MAPCACHE_NONE || !evicted_dirty) return;
-    d->map.writebacks++;
-    uint32_t die = out % d->p.dies, ppa = ftl_alloc(&d->f, die, STREAM_MAP);
-    if (ppa == FTL_NONE) return; /* as the timed path: the unit stays where it was */
-    ftl_map_unit(&d->f, out, ppa, false);
-    if (!d->wear_die_marked[die]) {
-        d->wear_die_marked[die] = 1;
-        d->wear_dies[d->wear_die_count++] = die;
-    }
-}
-/* A logical unit written or moved: its translation unit is dirty in the
- * cache. The miss is a call of its own so that a hit saves no registers. */
-static void wear_dirty(void *ctx, uint32_t lpn)
-{
-    ssd *d = ctx;
-    uint32_t tu = divide(d->p.map_page_of, lpn);
-    if (!mapcache_touch(&d->map.cache, tu, true)) wear_miss(d, tu);
-}
-
-/* GC on the dies the write-backs took blocks from, while they need it. */
-static void wear_collect(ssd *d)
-{
-    while (d->wear_die_count) {
-        uint32_t die = d->wear_dies[--d->wear_die_count];
-        d->wear_die_marked[die] = 0;
-        if (ftl_free_blocks(&d->f, die) <= d->p.gc_threshold) ftl_collect_now(&d->f, die);
-    }
-}
-
 bool ssd_wear_prepare(ssd *d) { return progunit_pad_all(&d->pu) > 0; }
 
 int ssd_wear_begin(ssd *d)
 {
     if (!d->p.map_persisted) return 0;
-    d->wear_dies = malloc((size_t)d->p.dies * sizeof *d->wear_dies);
-    d->wear_die_marked = calloc(d->p.dies, 1);
-    if (d->wear_dies && d->wear_die_marked) {
-        d->f.fast_relocated = wear_dirty;
-        d->f.fast_ctx = d;
-        return 0;
-    }
-    free(d->wear_dies);
-    free(d->wear_die_marked);
-    d->wear_dies = NULL;
-    d->wear_die_marked = NULL;
-    return -1;
+    if (mapwear_init(&d->wear, &d->map)) return -1;
+    d->f.fast_relocated = mapwear_relocated;
+    d->f.fast_ctx = &d->wear;
+    return 0;
 }
 
 /* The fast path's writes of lpns in turn, their targets fetched ahead so
@@ -555,15 +487,15 @@ static size_t write_now(ssd *d, const uint32_t *lpns, size_t n, bool wear)
     for (size_t i = 0; i < n; i++) {
         if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD], 0);
         if (i + AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + AHEAD], 1);
-        if (wear && i + AHEAD < n) ftl_prefetch_touch(&d->f, lpns[i + AHEAD]); /* wear_dirty's slot */
+        if (wear && i + AHEAD < n) ftl_prefetch_touch(&d->f, lpns[i + AHEAD]); /* mapwear_dirty's slot */
         if (ftl_write_now(&d->f, lpns[i])) return i;
         if (!wear) continue;
         /* host bytes, so that write amplification has its denominator;
          * no command completes: nothing was timed */
         d->m.ops.bytes[SSDLAB_WRITE] += d->p.unit;
-        if (!d->wear_die_marked) continue;
-        wear_dirty(d, lpns[i]);
-        wear_collect(d);
+        if (!mapwear_on(&d->wear)) continue;
+        mapwear_dirty(&d->wear, lpns[i]);
+        mapwear_collect(&d->wear);
     }
     return n;
 }
@@ -574,13 +506,9 @@ void ssd_wear_end(ssd *d)
 {
     /* idle GC's moves dirty translation units too, as in the timed path */
     for (uint32_t die = 0; die < d->p.dies; die++) ftl_collect_idle(&d->f, die);
-    if (d->wear_die_marked) wear_collect(d);
+    if (mapwear_on(&d->wear)) mapwear_collect(&d->wear);
     d->f.fast_relocated = NULL;
-    free(d->wear_dies);
-    free(d->wear_die_marked);
-    d->wear_dies = NULL;
-    d->wear_die_marked = NULL;
-    d->wear_die_count = 0;
+    mapwear_free(&d->wear);
     settle_after_fast_path(d);
 }
 

@@ -33,6 +33,7 @@ static inline void mapwear_dirty(mapwear *w, uint32_t lpn)
 }
 /* mapwear_dirty as the FTL's relocation hook (ctx is the mapwear). */
 void mapwear_relocated(void *ctx, uint32_t lpn);
+/* mapwear_collect's work, when there are dies to look at. */
 void mapwear_collect_dies(mapwear *w);
 /* GC on the dies the write-backs took blocks from, while they need it. */
 static inline void mapwear_collect(mapwear *w)

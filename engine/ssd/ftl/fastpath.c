@@ -165,31 +165,24 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
     return moved;
 }
 
-void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage)
+/* Stage 0 fetches table[i] (a place in flash); stage 1, later, the valid
+ * bits and block record of the place it names, which a change of the
+ * entry invalidates. */
+static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t i, int stage)
 {
     if (stage == 0) {
-        __builtin_prefetch(&f->map_loc[tu], 1);
+        __builtin_prefetch(&table[i], 1);
         return;
     }
-    uint32_t old = f->map_loc[tu];
+    uint32_t old = table[i];
     if (old != FTL_NONE) {
         __builtin_prefetch(&f->rm.valid[old >> 6], 1);
         __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
     }
 }
 
-void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage)
-{
-    if (stage == 0) {
-        __builtin_prefetch(&f->l2p[lpn], 1);
-        return;
-    }
-    uint32_t old = f->l2p[lpn];
-    if (old != FTL_NONE) {
-        __builtin_prefetch(&f->rm.valid[old >> 6], 1);
-        __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
-    }
-}
+void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage) { prefetch_entry(f, f->map_loc, tu, stage); }
+void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage) { prefetch_entry(f, f->l2p, lpn, stage); }
 
 /* ftl_write_now, with the die and the unit it took. */
 static int write_one(ftl *f, uint32_t lpn, uint32_t *die_out, uint32_t *ppa_out)

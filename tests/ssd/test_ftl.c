@@ -478,6 +478,12 @@ Test(ftl, mapping_cache_evicts_as_a_list_would)
                 if (policy == 0) ref_to_front(&r, (uint32_t)at);
                 continue;
             }
+            /* the order the next evictions will take, as the wear path's
+             * fetching ahead walks it (mapcache_after from the tail) */
+            uint32_t s = m.tail;
+            for (uint32_t k = r.count; k-- > 0; s = mapcache_after(&m, s))
+                cr_assert_eq(mapcache_page(&m, s), r.page[k], "op %d: %u-th from the tail", op, r.count - 1 - k);
+            cr_assert_eq(s, MAPCACHE_NONE, "op %d: the walk goes past the head", op);
             bool evicted_dirty;
             uint32_t out = mapcache_insert(&m, page, make_dirty, &evicted_dirty);
             uint32_t want = MAPCACHE_NONE;
@@ -497,6 +503,47 @@ Test(ftl, mapping_cache_evicts_as_a_list_would)
         mapcache_free(&m);
     }
     gsl_rng_free(rng);
+}
+
+static void count_data_move(void *ctx, uint32_t lpn)
+{
+    (void)lpn;
+    ++*(uint64_t *)ctx;
+}
+
+/* The fast path's GC moves translation units as it moves data: their new
+ * place stored without reading the old, the victim settled at the end.
+ * Random data writes, each followed by a write-back of a random one of 64
+ * translation units (as a DRAM-less wear does), so that GC picks blocks of
+ * translation units too; then the checker: every translation unit's place
+ * holds it and every block's valid count matches its bits. Fails when a
+ * move leaves the table pointing at the erased victim, or does not count
+ * the unit in its new block. */
+Test(ftl, fast_path_gc_moves_translation_units)
+{
+    drive d;
+    open_drive_blocks(&d, "440MiB", "greedy", 64); /* 512 MiB of flash */
+    enum { UNITS = 64 };
+    cr_assert_eq(ftl_enable_map_units(&d.f, UNITS), 0);
+    uint64_t data_moves = 0;
+    d.f.fast_relocated = count_data_move;
+    d.f.fast_ctx = &data_moves;
+    for (uint32_t lpn = 0; lpn < d.p.logical_units; lpn++) cr_assert_eq(ftl_write_now(&d.f, lpn), 0);
+    uint64_t writebacks = 0;
+    for (int i = 0; i < 400000; i++) {
+        cr_assert_eq(ftl_write_now(&d.f, (uint32_t)gsl_rng_uniform_int(d.rng, d.p.logical_units)), 0);
+        uint32_t tu = (uint32_t)gsl_rng_uniform_int(d.rng, UNITS), die = tu % d.p.dies;
+        uint32_t ppa = ftl_alloc(&d.f, die, STREAM_MAP);
+        cr_assert_neq(ppa, FTL_NONE);
+        ftl_map_unit(&d.f, tu, ppa, false);
+        writebacks++;
+        if (ftl_free_blocks(&d.f, die) <= d.p.gc_threshold) ftl_collect_now(&d.f, die);
+    }
+    check(&d);
+    uint64_t map_moves = d.f.units_written[STREAM_GC] - data_moves;
+    cr_assert_eq(d.f.units_written[STREAM_MAP], writebacks);
+    cr_assert_gt(map_moves, 0, "GC moved no translation unit (%llu data moves)", (unsigned long long)data_moves);
+    close_drive(&d);
 }
 
 /* The cover foresees greedy's victims under skewed writes: a fifth of the

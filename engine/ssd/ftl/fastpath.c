@@ -94,10 +94,14 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     move_dest dest = {0};
     for (uint32_t i = 0; i < n; i++) {
         /* The mapping entries of units a few steps ahead are random
-         * accesses: fetch them while this one is moved. */
+         * accesses: fetch them while this one is moved. Non-temporal: the
+         * entry is stored once, 16 moves on, and kept out of the second-level
+         * cache, it leaves room there for the tables used again (the cache's
+         * slots, the block records); TR200 480 wear to 3 %, one pair: 3.8 s
+         * of 148 s less. */
         uint32_t ahead = i + 16 < n ? holds[list[i + 16]] : FTL_NONE;
         if (ahead < FTL_MAP_BIT) {
-            __builtin_prefetch(&f->l2p[ahead], 1);
+            __builtin_prefetch(&f->l2p[ahead], 1, 0);
             if (f->fast_relocated) ftl_prefetch_touch(f, ahead); /* what the hook reads */
         } else if (ahead != FTL_NONE) {
             ftl_prefetch_map_unit(f, ahead & ~FTL_MAP_BIT, 0);

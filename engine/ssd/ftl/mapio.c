@@ -14,17 +14,24 @@ int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc)
 
 void mapio_free(mapio *m) { mapcache_free(&m->cache); }
 
+uint32_t mapio_place_writeback(mapio *m, uint32_t tu, uint32_t *ppa_out)
+{
+    m->writebacks++;
+    uint32_t die = die_of(m, tu), ppa = ftl_alloc(m->f, die, STREAM_MAP);
+    if (ppa == FTL_NONE) return FTL_NONE; /* the die is out of blocks: the unit stays where it was */
+    ftl_map_unit(m->f, tu, ppa, false);
+    *ppa_out = ppa;
+    return die;
+}
+
 /* Caches a translation unit; a dirty one pushed out is written back. */
 static void insert(mapio *m, uint32_t page, bool dirty)
 {
     bool evicted_dirty;
     uint32_t out = mapcache_insert(&m->cache, page, dirty, &evicted_dirty);
     if (out == MAPCACHE_NONE || !evicted_dirty) return;
-    m->writebacks++;
-    uint32_t die = die_of(m, out);
-    uint32_t ppa = ftl_alloc(m->f, die, STREAM_MAP);
-    if (ppa == FTL_NONE) return; /* the die is out of blocks: the unit stays where it was */
-    ftl_map_unit(m->f, out, ppa, false);
+    uint32_t ppa, die = mapio_place_writeback(m, out, &ppa);
+    if (die == FTL_NONE) return;
     progunit_add(m->pu, die, STREAM_MAP, ppa, 1);
     reclaim_after_alloc(m->rc, die);
 }

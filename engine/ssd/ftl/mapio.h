@@ -32,6 +32,12 @@ typedef struct mapio {
 
 int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc);
 void mapio_free(mapio *m);
+/* Translation unit tu, dirty and pushed out of the cache, takes a new
+ * place on its die (round-robin over the dies) and counts as a write-back:
+ * returns the die and the place (*ppa_out), or FTL_NONE when the die is
+ * out of blocks and the unit stays where it was. Its program is the
+ * caller's (timed here, none on the wear path). */
+uint32_t mapio_place_writeback(mapio *m, uint32_t tu, uint32_t *ppa_out);
 /* Marks the translation units of logical units [lpn, lpn + n) dirty. */
 void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n);
 /* Translation units of [lpn, lpn + n) a change must read from the flash

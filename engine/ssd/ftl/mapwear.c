@@ -47,8 +47,8 @@ static void prefetch_evictions(const mapio *map)
     if (third != MAPCACHE_NONE) mapcache_prefetch_slot(m, third);
 }
 
-/* One pushed out dirty is written back at once, as the timed path does
- * (round-robin over the dies). */
+/* One pushed out dirty is written back at once, placed as the timed path
+ * places it. */
 void mapwear_miss(mapwear *w, uint32_t tu)
 {
     mapio *map = w->map;
@@ -56,10 +56,8 @@ void mapwear_miss(mapwear *w, uint32_t tu)
     uint32_t out = mapcache_insert(&map->cache, tu, true, &evicted_dirty);
     prefetch_evictions(map);
     if (out == MAPCACHE_NONE || !evicted_dirty) return;
-    map->writebacks++;
-    uint32_t die = out % map->p->dies, ppa = ftl_alloc(map->f, die, STREAM_MAP);
-    if (ppa == FTL_NONE) return; /* as the timed path: the unit stays where it was */
-    ftl_map_unit(map->f, out, ppa, false);
+    uint32_t ppa, die = mapio_place_writeback(map, out, &ppa);
+    if (die == FTL_NONE) return;
     if (!w->marked[die]) {
         w->marked[die] = 1;
         w->dies[w->die_count++] = die;

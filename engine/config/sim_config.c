@@ -13,7 +13,7 @@ const cfg_key sim_config_keys[] = {
     {"sim.reverse_map_share", CFG_FRACTION, NULL, "50%", "0", "1", NULL,
      "Share of the flash blocks whose reverse map (what each unit holds) the simulator keeps, 4 bytes per 4 KiB of flash at 100%: blocks take it when opened while there is room, and when GC picks a block without one, the blocks it will likely pick next get it in one pass over the mapping table. Does not change results; lower saves memory and costs passes. The random victim policies keep the whole map; a DRAM-less drive's blocks of translation units are covered when picked, from their own table."},
     {"sim.warm_tables", CFG_ENUM, NULL, "auto", NULL, NULL, "auto|on|off",
-     "Whether a closed-loop random workload guesses its next 16 requests (on a copy of its random stream) and has the drive load their mapping entries and block records together, so that their cache and address-translation misses overlap; GC's reads then load, rather than prefetch, the mapping entries of the units they will move. auto does so for mapping tables over 1 GiB, where it paid on the bench. Does not change results."},
+     "Whether a closed-loop random workload guesses its next 16 requests (on a copy of its random stream) and has the drive load their mapping entries together, so that their cache and address-translation misses overlap; GC's reads then load, rather than prefetch, the mapping entries of the units they will move. auto does so for mapping tables over 1 GiB, where it paid on the bench. Does not change results."},
     {"sim.event_reserve", CFG_UINT, NULL, "1024", "64", "16777216", NULL,
      "Pending events to make room for at start; the pool grows beyond it when needed."},
     {NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL},

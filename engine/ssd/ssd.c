@@ -46,7 +46,7 @@ struct ssd {
 
 /* --- wiring ----------------------------------------------------------------- */
 
-static bool block_slc(void *ctx, uint32_t block) { return ((const ftl *)ctx)->blocks[block].slc; }
+static bool block_slc(void *ctx, uint32_t block) { return ftl_block_slc(ctx, block); }
 static uint32_t block_erases(void *ctx, uint32_t block) { return ((const ftl *)ctx)->blocks[block].erase_count; }
 
 static void reclaimed(void *ctx, bool fold)

@@ -80,7 +80,7 @@ static void finish_moves(ftl *f, uint32_t victim, const uint32_t *list, uint32_t
     else
         for (uint32_t i = 0; i < n; i++) revmap_clear(&f->rm, victim * U + list[i]);
     f->blocks[victim].valid -= moved;
-    if (f->blocks[victim].slc) f->units_folded += moved; /* out of the SLC cache: a fold */
+    if (ftl_block_slc(f, victim)) f->units_folded += moved; /* out of the SLC cache: a fold */
 }
 
 /* Moves every valid unit of a victim to the die's GC stream and erases it.

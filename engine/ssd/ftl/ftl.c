@@ -20,11 +20,12 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
     f->warm = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && p->l2p_units * sizeof *f->l2p > (UINT64_C(1) << 30));
     f->blocks = calloc(nblocks, sizeof *f->blocks);
+    f->slc_bits = calloc((nblocks + 63) / 64, sizeof *f->slc_bits);
     f->dies = calloc(p->dies, sizeof *f->dies);
     f->cover = malloc(nblocks * sizeof *f->cover);
     f->ranked = malloc(nblocks * sizeof *f->ranked);
     f->move_list = malloc((size_t)p->units_per_block * sizeof *f->move_list);
-    if (!f->l2p || !f->blocks || !f->dies || !f->cover || !f->ranked || !f->move_list ||
+    if (!f->l2p || !f->blocks || !f->slc_bits || !f->dies || !f->cover || !f->ranked || !f->move_list ||
         revmap_init(&f->rm, (uint32_t)nblocks, p->units_per_block, ftl_reverse_map_slots(p))) {
         ftl_free(f);
         return -1;
@@ -51,6 +52,7 @@ void ftl_free(ftl *f)
         for (uint32_t d = 0; d < f->p->dies; d++) free(f->dies[d].free);
     free(f->dies);
     free(f->blocks);
+    free(f->slc_bits);
     free(f->move_list);
     bigmem_free(f->l2p);
     revmap_free(&f->rm);
@@ -72,14 +74,13 @@ int ftl_enable_versions(ftl *f)
 
 void ftl_warm(const ftl *f, const uint32_t *lpns, uint32_t n)
 {
-    uint32_t ppa[FTL_WARM_MAX], seen = 0;
+    uint32_t seen = 0;
     if (n > FTL_WARM_MAX) n = FTL_WARM_MAX;
     /* Loads, not prefetches: with prefetches in the batch, the stall moved
      * to the read's lookup itself (perf, 2 TiB read); loads stay in flight
      * together. */
-    for (uint32_t i = 0; i < n; i++) ppa[i] = lpns[i] < f->p->l2p_units ? f->l2p[lpns[i]] : FTL_NONE;
     for (uint32_t i = 0; i < n; i++)
-        if (ppa[i] != FTL_NONE) seen += f->blocks[ftl_block_of(f, ppa[i])].slc;
+        if (lpns[i] < f->p->l2p_units) seen += f->l2p[lpns[i]];
     __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
 }
 
@@ -187,6 +188,13 @@ uint32_t ftl_slc_die(ftl *f)
 
 /* The free block with the fewest erases (dynamic wear levelling); the
  * lowest id among equals, so that layouts are easy to predict. */
+static void set_block_slc(ftl *f, uint32_t block, bool slc)
+{
+    uint64_t bit = UINT64_C(1) << (block & 63);
+    if (slc) f->slc_bits[block >> 6] |= bit;
+    else f->slc_bits[block >> 6] &= ~bit;
+}
+
 static uint32_t take_free_block(ftl *f, uint32_t die)
 {
     ftl_die *d = &f->dies[die];
@@ -229,7 +237,7 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     f->blocks[b].map_only = s == STREAM_MAP;
     revmap_take(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;
-    f->blocks[b].slc = s == STREAM_SLC;
+    set_block_slc(f, b, s == STREAM_SLC);
     f->blocks[b].handle = s >= STREAM_FDP_GC ? (uint8_t)(s - STREAM_FDP_GC)
                         : s >= STREAM_FDP    ? (uint8_t)(s - STREAM_FDP + 1)
                         : s == STREAM_HOST   ? 0
@@ -282,7 +290,7 @@ void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated)
 
 void ftl_relocate(ftl *f, uint32_t from, uint32_t what, uint32_t to)
 {
-    f->units_folded += f->blocks[ftl_block_of(f, from)].slc; /* out of the SLC cache: a fold */
+    f->units_folded += ftl_block_slc(f, ftl_block_of(f, from)); /* out of the SLC cache: a fold */
     if (what & FTL_MAP_BIT) ftl_map_unit(f, what & ~FTL_MAP_BIT, to, true);
     else ftl_map(f, what, to, true);
 }
@@ -301,7 +309,7 @@ void ftl_trim(ftl *f, uint32_t lpn)
 /* GC collects native blocks; SLC blocks are emptied by folding. */
 static bool collectable(const ftl *f, uint32_t b)
 {
-    return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc && f->blocks[b].valid < f->p->units_per_block;
+    return f->blocks[b].state == BLOCK_CLOSED && !ftl_block_slc(f, b) && f->blocks[b].valid < f->p->units_per_block;
 }
 
 static double fewest_valid(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].valid; }
@@ -410,8 +418,8 @@ uint32_t ftl_slc_closed(const ftl *f, uint32_t die)
 void ftl_erase(ftl *f, uint32_t block)
 {
     ftl_block *b = &f->blocks[block];
-    if (b->slc) f->dies[ftl_die_of_block(f, block)].slc_blocks--;
-    b->slc = 0;
+    if (ftl_block_slc(f, block)) f->dies[ftl_die_of_block(f, block)].slc_blocks--;
+    set_block_slc(f, block, false);
     b->state = BLOCK_FREE;
     b->write_ptr = 0;
     b->erase_count++;

@@ -60,7 +60,6 @@ typedef struct ftl_block {
     uint32_t erase_count;
     uint8_t state;        /* block_state */
     uint8_t map_only;     /* opened for translation units alone (DRAM-less mapping write-backs) */
-    uint8_t slc;          /* programmed in SLC mode: holds units_per_block / bits_per_cell */
     uint8_t handle;       /* FDP: the placement handle whose reclaim unit it is, or FTL_MIXED_HANDLE */
     uint64_t closed_at;   /* units written drive-wide when it closed: FIFO order and age */
 } ftl_block;
@@ -89,6 +88,10 @@ typedef struct ftl {
     bool warm;     /* tables large enough for ftl_warm to pay (sim.warm_tables) */
     revmap rm;     /* physical unit -> valid, and what it holds (covered blocks) */
     ftl_block *blocks;
+    /* A bit per block: programmed in SLC mode (it holds units_per_block /
+     * bits_per_cell). Apart from the records because every read asks it:
+     * at 2 TiB the records (4 MB) miss the cache, the bits (21 KB) do not. */
+    uint64_t *slc_bits;
     uint32_t *cover;       /* scratch of ftl_cover: blocks to cover */
     ftl_ranked *ranked; /* scratch of ftl_cover: closed blocks by cost */
     double cover_made_at, cover_horizon; /* units written at the last refill, and while the cover before it lasted */
@@ -186,10 +189,12 @@ static inline void ftl_count_moved(ftl *f, uint32_t victim, uint64_t units)
     if (h < FDP_MAX_HANDLES) f->handle_moved[h] += units;
 }
 
+static inline bool ftl_block_slc(const ftl *f, uint32_t block) { return f->slc_bits[block >> 6] >> (block & 63) & 1; }
+
 /* Units a block holds in its mode, and units one program writes in it. */
 static inline uint32_t ftl_capacity(const ftl *f, uint32_t block)
 {
-    return f->blocks[block].slc ? f->p->slc_units_per_block : f->p->units_per_block;
+    return ftl_block_slc(f, block) ? f->p->slc_units_per_block : f->p->units_per_block;
 }
 
 /* The (die, stream) open block, opening one when it has none or the one it
@@ -219,7 +224,7 @@ static inline uint32_t ftl_alloc(ftl *f, uint32_t die, ftl_stream s)
 }
 static inline uint32_t ftl_program_units(const ftl *f, uint32_t block)
 {
-    return f->blocks[block].slc ? f->p->slc_units_per_program : f->p->units_per_program;
+    return ftl_block_slc(f, block) ? f->p->slc_units_per_program : f->p->units_per_program;
 }
 
 /* Free blocks of a die that native data may use: a static SLC cache's
@@ -255,8 +260,8 @@ static inline void ftl_invalidate(ftl *f, uint32_t ppa)
     revmap_clear(&f->rm, ppa);
     f->blocks[ftl_block_of(f, ppa)].valid--;
 }
-static inline bool ftl_closed_slc(const ftl *f, uint32_t b) { return f->blocks[b].slc && f->blocks[b].state == BLOCK_CLOSED; }
-static inline bool ftl_closed_native(const ftl *f, uint32_t b) { return f->blocks[b].state == BLOCK_CLOSED && !f->blocks[b].slc; }
+static inline bool ftl_closed_slc(const ftl *f, uint32_t b) { return ftl_block_slc(f, b) && f->blocks[b].state == BLOCK_CLOSED; }
+static inline bool ftl_closed_native(const ftl *f, uint32_t b) { return f->blocks[b].state == BLOCK_CLOSED && !ftl_block_slc(f, b); }
 static inline bool ftl_valid(const ftl *f, uint32_t ppa) { return revmap_valid(&f->rm, ppa); }
 /* What a valid unit holds (a logical unit, or FTL_MAP_BIT | a translation
  * unit); FTL_NONE if it is invalid. Its block must be covered: a victim,
@@ -281,13 +286,6 @@ static inline void ftl_fetch_holders(const ftl *f, uint32_t ppa, uint32_t n)
     }
     __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
 }
-/* Asks the cache for the block record of logical unit lpn's data (a read
- * looks at it: SLC or native timing), once lpn's mapping entry is in. */
-static inline void ftl_prefetch_block_of(const ftl *f, uint32_t lpn)
-{
-    uint32_t ppa = f->l2p[lpn];
-    if (ppa != FTL_NONE) __builtin_prefetch(&f->blocks[ftl_block_of(f, ppa)]);
-}
 /* Asks the cache, to write, for what overwriting logical unit lpn changes
  * at its old place (its valid bit and its block's record), once lpn's
  * mapping entry is in: the write's data transfer hides the misses. */
@@ -301,8 +299,9 @@ static inline void ftl_prefetch_old_of(const ftl *f, uint32_t lpn)
 /* The most units ftl_warm takes at once. */
 enum { FTL_WARM_MAX = 32 };
 /* Loads the mapping entries of logical units lpns[0..n) (n at most
- * FTL_WARM_MAX; units past the table are skipped), then the records of the
- * blocks they point at, each batch in one go. A source that knows its next
+ * FTL_WARM_MAX; units past the table are skipped) in one go. (A read's
+ * other question, whether its block is SLC, is a bit of ftl.slc_bits,
+ * which stays in the cache.) A source that knows its next
  * requests calls it: at full size each entry costs an address translation
  * that a prefetch issued alone waits for, and a batch lets those overlap
  * (docs/ssd-model.md, full size, fourth pass). Changes nothing. */

@@ -71,7 +71,7 @@ sim_time_t powerloss_rebuild_time(const ftl *f, const flash *fl)
             if (p->rebuild_checkpoint && blk->state != BLOCK_OPEN) continue;
             uint32_t units = fl->programmed[b];
             uint32_t reads = (units + per_read - 1) / per_read;
-            array += reads * mean_read_ns(p, blk->slc);
+            array += reads * mean_read_ns(p, ftl_block_slc(f, b));
             pages += (double)((units + p->units_per_page - 1) / p->units_per_page);
         }
         if (array > worst_die) worst_die = array;

@@ -33,7 +33,7 @@ static void due_next(reclaim *r, uint32_t die)
         rd->due_count--;
         const ftl_block *b = &r->f->blocks[q.block];
         if (b->state != BLOCK_CLOSED || b->erase_count != q.erases) continue; /* GC took it meanwhile */
-        start_job(r, die, ftl_claim_victim(r->f, q.block), b->slc, r->idle);
+        start_job(r, die, ftl_claim_victim(r->f, q.block), ftl_block_slc(r->f, q.block), r->idle);
         rd->reason = q.reason;
     }
 }

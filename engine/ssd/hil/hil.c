@@ -57,9 +57,6 @@ static void continue_request(hil *h, ssdlab_request *r)
     if (h->map && moves_data(r) && !mapio_ready(h->map, r, lpn, n)) return;
     switch (r->op) {
     case SSDLAB_READ:
-        /* Its mapping entry came in at admission; the block record is the
-         * next random access the read makes. */
-        ftl_prefetch_block_of(h->f, lpn);
         buffer_read(h->buf, r);
         break;
     case SSDLAB_WRITE:

@@ -186,8 +186,6 @@ uint32_t ftl_slc_die(ftl *f)
     return FTL_NONE;
 }
 
-/* The free block with the fewest erases (dynamic wear levelling); the
- * lowest id among equals, so that layouts are easy to predict. */
 static void set_block_slc(ftl *f, uint32_t block, bool slc)
 {
     uint64_t bit = UINT64_C(1) << (block & 63);
@@ -195,6 +193,8 @@ static void set_block_slc(ftl *f, uint32_t block, bool slc)
     else f->slc_bits[block >> 6] &= ~bit;
 }
 
+/* The free block with the fewest erases (dynamic wear levelling); the
+ * lowest id among equals, so that layouts are easy to predict. */
 static uint32_t take_free_block(ftl *f, uint32_t die)
 {
     ftl_die *d = &f->dies[die];

@@ -189,6 +189,7 @@ static inline void ftl_count_moved(ftl *f, uint32_t victim, uint64_t units)
     if (h < FDP_MAX_HANDLES) f->handle_moved[h] += units;
 }
 
+/* Whether the block is in SLC mode (ftl.slc_bits). */
 static inline bool ftl_block_slc(const ftl *f, uint32_t block) { return f->slc_bits[block >> 6] >> (block & 63) & 1; }
 
 /* Units a block holds in its mode, and units one program writes in it. */

@@ -134,6 +134,31 @@ static int size_bucket(uint32_t bytes)
     return b;
 }
 
+/* The entry of s->device that r counts in, -1 past the first
+ * STATS_DEVICES; a device's first record opens its entry. Devices are
+ * told apart by their id modulo MAX_DEVICES (seen, slot: that many). */
+static int device_slot(trace_stats *s, bool *seen, int16_t *slot, const trace_record *r)
+{
+    uint32_t dev = r->device % MAX_DEVICES;
+    if (!seen[dev]) {
+        slot[dev] = s->devices < STATS_DEVICES ? (int16_t)s->devices : -1;
+        if (slot[dev] >= 0) s->device[slot[dev]] = (trace_device){.id = r->device, .min_offset = UINT64_MAX};
+        s->devices++;
+        seen[dev] = true;
+    }
+    return slot[dev];
+}
+
+/* The whole trace's counts and extent. */
+static void count_record(trace_stats *s, const trace_record *r)
+{
+    s->requests++;
+    s->count[r->op]++;
+    s->bytes[r->op] += r->bytes;
+    if (r->offset + r->bytes > s->max_end) s->max_end = r->offset + r->bytes;
+    if (s->requests == 1 || r->offset < s->min_offset) s->min_offset = r->offset;
+}
+
 int trace_stats_compute(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
@@ -154,9 +179,7 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     sim_time_t last_time = 0;
     int rc = next_offset && next_of_op && seen && slot && gaps && size_h && gap_h && device_pages ? 1 : -2;
     while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
-        s->requests++;
-        s->count[r.op]++;
-        s->bytes[r.op] += r.bytes;
+        count_record(s, &r);
         s->size_hist[size_bucket(r.bytes)]++;
         uint32_t dev = r.device % MAX_DEVICES;
         if (seen[dev] && next_offset[dev] == r.offset) s->sequential++;
@@ -165,19 +188,12 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
             if (*next && *next == r.offset + 1) s->sequential_op[r.op]++;
             *next = r.offset + r.bytes + 1; /* +1: offset 0 stays "none" */
         }
-        if (!seen[dev]) {
-            slot[dev] = s->devices < STATS_DEVICES ? (int16_t)s->devices : -1;
-            if (slot[dev] >= 0) s->device[slot[dev]] = (trace_device){.id = r.device, .min_offset = UINT64_MAX};
-            s->devices++;
-        }
-        seen[dev] = true;
-        if (slot[dev] >= 0) {
-            count_device(&s->device[slot[dev]], &r);
-            mark_device(&device_pages[slot[dev]], &device_bytes, &r);
+        int k = device_slot(s, seen, slot, &r);
+        if (k >= 0) {
+            count_device(&s->device[k], &r);
+            mark_device(&device_pages[k], &device_bytes, &r);
         }
         next_offset[dev] = r.offset + r.bytes;
-        if (r.offset + r.bytes > s->max_end) s->max_end = r.offset + r.bytes;
-        if (s->requests == 1 || r.offset < s->min_offset) s->min_offset = r.offset;
         footprint_mark(&pages, r.offset, r.bytes);
         s->aligned += r.offset % 4096 == 0 && r.bytes % 4096 == 0;
         count_in(size_h, (double)r.bytes);
@@ -204,6 +220,34 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     if (gaps) gsl_rstat_free(gaps);
     free(next_offset);
     free(next_of_op);
+    free(seen);
+    free(slot);
+    trace_close(t);
+    return rc < 0 ? -1 : 0;
+}
+
+int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    trace_reader *t = trace_open(path, opt, err, errlen);
+    if (!t) return -1;
+    s->format = trace_format_of(t);
+    s->footprint_pages = UINT64_MAX; /* not counted */
+    bool *seen = calloc(MAX_DEVICES, sizeof *seen);
+    int16_t *slot = calloc(MAX_DEVICES, sizeof *slot);
+    trace_record r;
+    sim_time_t last_time = 0;
+    int rc = seen && slot ? 1 : -2;
+    while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
+        count_record(s, &r);
+        int k = device_slot(s, seen, slot, &r);
+        if (k >= 0) count_device(&s->device[k], &r);
+        if (r.time > last_time) last_time = r.time;
+    }
+    if (rc == -2) snprintf(err, errlen, "%s: out of memory for the statistics", path);
+    else if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
+    s->duration_s = sim_time_to_sec(last_time);
+    for (uint32_t i = 0; i < s->devices && i < STATS_DEVICES; i++) s->device[i].footprint_pages = UINT64_MAX;
     free(seen);
     free(slot);
     trace_close(t);

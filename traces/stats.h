@@ -47,6 +47,13 @@ extern const double trace_stats_quantiles[3]; /* 0.5, 0.9, 0.99 */
 
 /* Returns 0, or -1 with the reader's message (FILE:LINE: ...) in err. */
 int trace_stats_compute(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen);
+/* What a replay needs before it starts, in a lighter pass: only the
+ * counts (requests, count, bytes), duration_s, min_offset, max_end,
+ * format and the devices (devices, and device[]'s counts and extents) are
+ * set; the footprints say "not counted" and the rest is zero. The pass
+ * keeps no bitmap of pages and no histogram: on a binary trace it costs
+ * little more than reading the file. As trace_stats_compute returns. */
+int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen);
 
 /* A format whose files do not state their time unit (DiskSim/MQSim ASCII:
  * DiskSim's are in ms, MQSim's in ns) may have been read in the wrong one.

@@ -487,7 +487,7 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
      * are not scaled */
     if (p->map != MAP_SCALE && p->device_count == 1) return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
     trace_stats st;
-    if (trace_stats_compute(p->path, &p->opt, &st, err, errlen)) return -1;
+    if (trace_stats_extent(p->path, &p->opt, &st, err, errlen)) return -1;
     p->max_end = st.max_end ? st.max_end : 1;
     if (lay_out_devices(p, &st, err, errlen)) return -1;
     count_replayed(p, &st);

@@ -673,3 +673,78 @@ Test(traces, xperf_dumper)
     cr_assert_null(trace_open(bad, &(trace_options){0}, err, sizeof err));
     cr_assert(strstr(err, "bad.csv:3: the header lays out no ElapsedTime field of DiskRead"), "%s", err);
 }
+
+/* The replay's lighter first pass gives what the full statistics give for
+ * the counts, extents, span and devices, on traces of several devices
+ * (MSR Cambridge's wdev: one; Alibaba's and Tencent's samples: two each),
+ * and says that it counted no footprint. */
+Test(traces, extent_pass_equals_the_statistics)
+{
+    const char *names[] = {"msr_wdev_1.csv", "alibaba_handmade.csv", "tencent_handmade.csv"};
+    for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+        char path[512], err[512];
+        snprintf(path, sizeof path, "%s%s", SAMPLES, names[n]);
+        trace_stats full, lean;
+        stats_of(path, (trace_options){0}, &full);
+        cr_assert_eq(trace_stats_extent(path, &(trace_options){0}, &lean, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(lean.requests, full.requests, "%s", names[n]);
+        cr_assert(lean.requests > 0);
+        cr_assert_eq(memcmp(lean.count, full.count, sizeof full.count), 0, "%s", names[n]);
+        cr_assert_eq(memcmp(lean.bytes, full.bytes, sizeof full.bytes), 0, "%s", names[n]);
+        cr_assert_eq(lean.min_offset, full.min_offset, "%s", names[n]);
+        cr_assert_eq(lean.max_end, full.max_end, "%s", names[n]);
+        cr_assert_eq(lean.duration_s, full.duration_s, "%s", names[n]);
+        cr_assert_eq(lean.format, full.format, "%s", names[n]);
+        cr_assert_eq(lean.devices, full.devices, "%s", names[n]);
+        cr_assert_eq(lean.footprint_pages, UINT64_MAX);
+        for (uint32_t i = 0; i < full.devices; i++) {
+            cr_assert_eq(lean.device[i].id, full.device[i].id, "%s", names[n]);
+            cr_assert_eq(lean.device[i].requests, full.device[i].requests, "%s", names[n]);
+            cr_assert_eq(lean.device[i].min_offset, full.device[i].min_offset, "%s", names[n]);
+            cr_assert_eq(lean.device[i].max_end, full.device[i].max_end, "%s", names[n]);
+            cr_assert_eq(lean.device[i].footprint_pages, UINT64_MAX);
+        }
+    }
+}
+
+/* Lines are read in chunks of 64 KiB: 6,000 lines of 40 to 50 bytes
+ * (about 270 KB, so some lines straddle each chunk's end), with CR LF
+ * endings and the last line without one, read as written. */
+Test(traces, lines_across_chunks)
+{
+    enum { LINES = 6000 };
+    char path[300];
+    snprintf(path, sizeof path, "%s/long.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    for (int i = 0; i < LINES; i++)
+        fprintf(f, "%d,host,%d,%s,%d,4096,7%s", 1000 + i, i % 3, i % 2 ? "Write" : "Read", i * 4096 * (i % 7),
+                i + 1 < LINES ? "\r\n" : "");
+    cr_assert_eq(fclose(f), 0);
+    trace_reader *t = open_text_file(path);
+    for (int i = 0; i < LINES; i++)
+        expect_record(t, (sim_time_t)i * 100, i % 2 ? TRACE_WRITE : TRACE_READ, (uint64_t)i * 4096 * (i % 7), 4096,
+                      (uint32_t)(i % 3));
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 0, "%s", trace_error(t));
+    trace_close(t);
+}
+
+/* Whole numbers are what strtoull takes in base 10 and no more: spaces
+ * around and leading zeros, up to 2^64 - 1; 2^64 is refused. */
+Test(traces, whole_numbers_up_to_2_to_the_64)
+{
+    trace_reader *t = open_text("n.csv", "10,h, 3 ,Read,000000000000000000000004096,512,1\n", TRACE_MSR);
+    expect_record(t, 0, TRACE_READ, 4096, 512, 3);
+    trace_close(t);
+    t = open_text("n2.csv", "10,h,0,Read,18446744073709551615,512,1\n", TRACE_MSR);
+    trace_record r;
+    cr_assert_eq(trace_next(t, &r), 1, "%s", trace_error(t));
+    cr_assert_eq(r.offset, UINT64_MAX);
+    trace_close(t);
+    expect_error("10,h,0,Read,18446744073709551616,512,1\n", TRACE_MSR,
+                 "1: the Offset is not a whole number; expected a byte offset");
+    expect_error("10,h,0,Read,+4096,512,1\n", TRACE_MSR, "1: the Offset is not a whole number; expected a byte offset");
+    expect_error("10,h,0,Read,40 96,512,1\n", TRACE_MSR, "1: the Offset is not a whole number; expected a byte offset");
+}
+

@@ -1,5 +1,6 @@
 #include "stats.h"
 
+#include "devices.h"
 #include "footprint.h"
 
 #include <stdbool.h>
@@ -11,7 +12,6 @@
 #include <gsl/gsl_rstat.h>
 #include <math.h>
 
-enum { MAX_DEVICES = 1024 };
 /* The per-device footprints' bitmaps, together, stop growing here (the
  * devices past it are left uncounted); the whole trace's has its own. */
 #define DEVICE_FOOTPRINTS_BYTES (UINT64_C(256) << 20)
@@ -135,18 +135,37 @@ static int size_bucket(uint32_t bytes)
 }
 
 /* The entry of s->device that r counts in, -1 past the first
- * STATS_DEVICES; a device's first record opens its entry. Devices are
- * told apart by their id modulo MAX_DEVICES (seen, slot: that many). */
-static int device_slot(trace_stats *s, bool *seen, int16_t *slot, const trace_record *r)
+ * STATS_DEVICES; a device's first record opens its entry. *number: the
+ * device's number in ds (-1 when out of memory); *first: whether this is
+ * its first record. */
+static int device_slot(trace_stats *s, trace_devices *ds, const trace_record *r, int64_t *number, bool *first)
 {
-    uint32_t dev = r->device % MAX_DEVICES;
-    if (!seen[dev]) {
-        slot[dev] = s->devices < STATS_DEVICES ? (int16_t)s->devices : -1;
-        if (slot[dev] >= 0) s->device[slot[dev]] = (trace_device){.id = r->device, .min_offset = UINT64_MAX};
+    *number = trace_devices_number(ds, r->device, first);
+    if (*number < 0) return -1;
+    if (*first) {
+        if (s->devices < STATS_DEVICES) s->device[s->devices] = (trace_device){.id = r->device, .min_offset = UINT64_MAX};
         s->devices++;
-        seen[dev] = true;
     }
-    return slot[dev];
+    return *number < STATS_DEVICES ? (int)*number : -1;
+}
+
+/* Where each device's previous request ended, of any kind and by reads
+ * and writes (+1, so that 0 says "none yet"), by device number. */
+typedef struct device_next {
+    uint64_t any, of_op[2];
+} device_next;
+
+/* Room in *next for device number n; false when out of memory. */
+static bool next_room(device_next **next, uint32_t *cap, int64_t n)
+{
+    if (n < *cap) return true;
+    uint32_t want = *cap ? 2 * *cap : 256;
+    device_next *p = realloc(*next, want * sizeof *p);
+    if (!p) return false;
+    memset(p + *cap, 0, (want - *cap) * sizeof *p);
+    *next = p;
+    *cap = want;
+    return true;
 }
 
 /* The whole trace's counts and extent. */
@@ -165,10 +184,9 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     trace_reader *t = trace_open(path, opt, err, errlen);
     if (!t) return -1;
     s->format = trace_format_of(t);
-    uint64_t *next_offset = calloc(MAX_DEVICES, sizeof *next_offset);
-    uint64_t *next_of_op = calloc(2 * MAX_DEVICES, sizeof *next_of_op); /* 0: none yet */
-    bool *seen = calloc(MAX_DEVICES, sizeof *seen);
-    int16_t *slot = calloc(MAX_DEVICES, sizeof *slot); /* dev -> its place in s->device, -1 beyond */
+    trace_devices ds = {0};
+    device_next *next = NULL;
+    uint32_t next_cap = 0;
     gsl_rstat_workspace *gaps = gsl_rstat_alloc();
     gsl_histogram *size_h = size_histogram(), *gap_h = log_histogram(1e-9, 1e8);
     pace pc = {0};
@@ -177,23 +195,28 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     uint64_t device_bytes = 0;
     trace_record r;
     sim_time_t last_time = 0;
-    int rc = next_offset && next_of_op && seen && slot && gaps && size_h && gap_h && device_pages ? 1 : -2;
+    int rc = gaps && size_h && gap_h && device_pages ? 1 : -2;
     while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
         count_record(s, &r);
         s->size_hist[size_bucket(r.bytes)]++;
-        uint32_t dev = r.device % MAX_DEVICES;
-        if (seen[dev] && next_offset[dev] == r.offset) s->sequential++;
-        if (r.op == TRACE_READ || r.op == TRACE_WRITE) {
-            uint64_t *next = &next_of_op[2 * dev + r.op];
-            if (*next && *next == r.offset + 1) s->sequential_op[r.op]++;
-            *next = r.offset + r.bytes + 1; /* +1: offset 0 stays "none" */
+        int64_t number;
+        bool first;
+        int k = device_slot(s, &ds, &r, &number, &first);
+        if (number < 0 || !next_room(&next, &next_cap, number)) {
+            rc = -2;
+            break;
         }
-        int k = device_slot(s, seen, slot, &r);
+        device_next *dn = &next[number];
+        if (!first && dn->any == r.offset + 1) s->sequential++;
+        if (r.op == TRACE_READ || r.op == TRACE_WRITE) {
+            if (dn->of_op[r.op] && dn->of_op[r.op] == r.offset + 1) s->sequential_op[r.op]++;
+            dn->of_op[r.op] = r.offset + r.bytes + 1;
+        }
         if (k >= 0) {
             count_device(&s->device[k], &r);
             mark_device(&device_pages[k], &device_bytes, &r);
         }
-        next_offset[dev] = r.offset + r.bytes;
+        dn->any = r.offset + r.bytes + 1;
         footprint_mark(&pages, r.offset, r.bytes);
         s->aligned += r.offset % 4096 == 0 && r.bytes % 4096 == 0;
         count_in(size_h, (double)r.bytes);
@@ -218,10 +241,8 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
     if (size_h) gsl_histogram_free(size_h);
     if (gap_h) gsl_histogram_free(gap_h);
     if (gaps) gsl_rstat_free(gaps);
-    free(next_offset);
-    free(next_of_op);
-    free(seen);
-    free(slot);
+    free(next);
+    trace_devices_free(&ds);
     trace_close(t);
     return rc < 0 ? -1 : 0;
 }
@@ -233,14 +254,19 @@ int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *
     if (!t) return -1;
     s->format = trace_format_of(t);
     s->footprint_pages = UINT64_MAX; /* not counted */
-    bool *seen = calloc(MAX_DEVICES, sizeof *seen);
-    int16_t *slot = calloc(MAX_DEVICES, sizeof *slot);
+    trace_devices ds = {0};
     trace_record r;
     sim_time_t last_time = 0;
-    int rc = seen && slot ? 1 : -2;
+    int rc = 1;
     while (rc == 1 && (rc = trace_next(t, &r)) == 1) {
         count_record(s, &r);
-        int k = device_slot(s, seen, slot, &r);
+        int64_t number;
+        bool first;
+        int k = device_slot(s, &ds, &r, &number, &first);
+        if (number < 0) {
+            rc = -2;
+            break;
+        }
         if (k >= 0) count_device(&s->device[k], &r);
         if (r.time > last_time) last_time = r.time;
     }
@@ -248,8 +274,7 @@ int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *
     else if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
     s->duration_s = sim_time_to_sec(last_time);
     for (uint32_t i = 0; i < s->devices && i < STATS_DEVICES; i++) s->device[i].footprint_pages = UINT64_MAX;
-    free(seen);
-    free(slot);
+    trace_devices_free(&ds);
     trace_close(t);
     return rc < 0 ? -1 : 0;
 }

@@ -748,3 +748,45 @@ Test(traces, whole_numbers_up_to_2_to_the_64)
     expect_error("10,h,0,Read,40 96,512,1\n", TRACE_MSR, "1: the Offset is not a whole number; expected a byte offset");
 }
 
+
+/* Devices are told apart by their whole id: Tencent's volumes 77 and
+ * 1101 (77 + 1024) are two devices, in both passes; the third request, on
+ * volume 77 where its first ended (sector 8), is sequential, though one of
+ * volume 1101 came between. */
+Test(traces, devices_told_apart_whole)
+{
+    const char *path = file_with("volumes.csv", "1538323200,0,8,0,77\n"
+                                                "1538323200,100,8,1,1101\n"
+                                                "1538323201,8,16,1,77\n");
+    trace_stats full, lean;
+    char err[512];
+    stats_of(path, (trace_options){0}, &full);
+    cr_assert_eq(trace_stats_extent(path, &(trace_options){0}, &lean, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(full.devices, 2);
+    cr_assert_eq(lean.devices, 2);
+    cr_assert_eq(full.device[1].id, 1101);
+    cr_assert_eq(lean.device[1].max_end, 108 * 512);
+    cr_assert_eq(full.device[0].requests, 2);
+    cr_assert_eq(full.device[0].max_end, 24 * 512);
+    cr_assert_eq(full.sequential, 1);
+}
+
+/* Past a thousand devices: 3,000 volumes, each seen twice, the second
+ * request where the first ended; the first 64 are described one by one
+ * (STATS_DEVICES), every one is counted. */
+Test(traces, thousands_of_devices)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/many.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    for (int pass = 0; pass < 2; pass++)
+        for (int v = 0; v < 3000; v++) fprintf(f, "%d,%d,8,1,%d\n", 1538323200 + pass, pass * 8, v * 7);
+    cr_assert_eq(fclose(f), 0);
+    trace_stats s;
+    stats_of(path, (trace_options){0}, &s);
+    cr_assert_eq(s.devices, 3000);
+    cr_assert_eq(s.sequential, 3000);
+    cr_assert_eq(s.device[63].id, 63 * 7);
+    cr_assert_eq(s.device[63].requests, 2);
+}

@@ -105,6 +105,9 @@ int cmd_run(int argc, char **argv)
         cli_config_args_free(&args);
         return rc;
     }
+    /* Each phase's report as it ends, also into a file: a lifetime run's
+     * log otherwise showed nothing for half an hour (4 KiB at a time). */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     cfg **phases = NULL;
     size_t phase_count = 0;
     cfg *c = cli_load_config_phases(&args, &phases, &phase_count);

@@ -18,7 +18,8 @@ void input_close(trace_input *in);
  * a read or decompression error (message in input_error). */
 long input_read(trace_input *in, void *buf, size_t n);
 /* The next line without its end of line: 1, 0 at the end, -1 on error.
- * The line stays valid until the next call. */
+ * The line stays valid until the next input_line or input_read; the
+ * caller may write into it (the field splitters do). */
 int input_line(trace_input *in, char **line, size_t *len);
 uint64_t input_line_number(const trace_input *in);
 const char *input_error(const trace_input *in);

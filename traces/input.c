@@ -56,6 +56,15 @@ static int start_codec(trace_input *in)
     }
 }
 
+/* A short read is the end of the file only when the file says no error:
+ * an error read as the end would replay a trace cut short as if whole. */
+static bool read_failed(trace_input *in)
+{
+    if (!ferror(in->file)) return false;
+    snprintf(in->err, sizeof in->err, "read error: %s", strerror(errno));
+    return true;
+}
+
 trace_input *input_open(const char *path, char *err, size_t errlen)
 {
     trace_input *in = calloc(1, sizeof *in);
@@ -68,6 +77,11 @@ trace_input *input_open(const char *path, char *err, size_t errlen)
     setvbuf(in->file, NULL, _IONBF, 0); /* reads are whole chunks: stdio's buffer would only copy them once more */
     in->raw_len = fread(in->raw, 1, CHUNK, in->file);
     in->file_done = in->raw_len < CHUNK;
+    if (read_failed(in)) { /* a directory, say: not a trace without records */
+        snprintf(err, errlen, "%s: %s", path, in->err);
+        input_close(in);
+        return NULL;
+    }
     in->kind = sniff(in->raw, in->raw_len);
     if (start_codec(in)) {
         snprintf(err, errlen, "%s: cannot start the %s decoder", path, codec_names[in->kind]);
@@ -89,13 +103,16 @@ void input_close(trace_input *in)
     free(in);
 }
 
-static bool refill_raw(trace_input *in)
+/* 1 when compressed bytes wait in raw, 0 at the end of the file, -1 on a
+ * read error. */
+static int refill_raw(trace_input *in)
 {
-    if (in->raw_pos < in->raw_len) return true;
-    if (in->file_done) return false;
+    if (in->raw_pos < in->raw_len) return 1;
+    if (in->file_done) return 0;
     in->raw_len = fread(in->raw, 1, CHUNK, in->file);
     in->raw_pos = 0;
     if (in->raw_len < CHUNK) in->file_done = true;
+    if (read_failed(in)) return -1;
     return in->raw_len > 0;
 }
 
@@ -106,17 +123,19 @@ static long read_plain(trace_input *in)
     if (in->file_done) return 0;
     in->out_len = fread(in->out, 1, CHUNK, in->file);
     if (in->out_len < CHUNK) in->file_done = true;
+    if (read_failed(in)) return -1;
     return (long)in->out_len;
 }
 
 /* Decompresses the next bytes into out. Returns the count, 0 at the end of
- * the data, -1 on a damaged stream. */
+ * the data, -1 on a damaged stream or a read error. */
 static long decode(trace_input *in)
 {
     in->out_pos = in->out_len = 0;
     if (in->kind == CODEC_NONE && in->raw_pos == in->raw_len) return read_plain(in);
     while (in->out_len == 0) {
-        bool more = refill_raw(in);
+        int more = refill_raw(in);
+        if (more < 0) return -1;
         unsigned char *src = in->raw + in->raw_pos;
         size_t avail = in->raw_len - in->raw_pos, used = 0, made = 0;
         switch (in->kind) {

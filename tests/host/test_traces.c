@@ -790,3 +790,18 @@ Test(traces, thousands_of_devices)
     cr_assert_eq(s.device[63].id, 63 * 7);
     cr_assert_eq(s.device[63].requests, 2);
 }
+
+/* A file that opens but cannot be read is an error, not an empty trace:
+ * a read error taken for the end would replay a trace cut short. */
+Test(traces, a_read_error_is_not_the_end)
+{
+    char err[400];
+    for (int format = 0; format < 2; format++) {
+        trace_options o = {.format = format ? TRACE_MSR : TRACE_AUTO};
+        cr_assert_null(trace_open(dir, &o, err, sizeof err));
+        cr_assert(strstr(err, "read error: Is a directory"), "%s", err);
+    }
+    trace_stats s;
+    cr_assert_eq(trace_stats_compute(dir, &(trace_options){0}, &s, err, sizeof err), -1);
+    cr_assert(strstr(err, "read error"), "%s", err);
+}

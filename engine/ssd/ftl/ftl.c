@@ -288,11 +288,19 @@ void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated)
     f->units_written[relocated ? STREAM_GC : STREAM_MAP]++;
 }
 
+/* A valid unit's entry names it, so its old place is `from`: the entry is
+ * only stored, not read. At full size the read was a miss that GC's read
+ * completion waited for; a store does not hold the core up. */
 void ftl_relocate(ftl *f, uint32_t from, uint32_t what, uint32_t to)
 {
     f->units_folded += ftl_block_slc(f, ftl_block_of(f, from)); /* out of the SLC cache: a fold */
-    if (what & FTL_MAP_BIT) ftl_map_unit(f, what & ~FTL_MAP_BIT, to, true);
-    else ftl_map(f, what, to, true);
+    if (what & FTL_MAP_BIT) {
+        ftl_map_unit(f, what & ~FTL_MAP_BIT, to, true);
+        return;
+    }
+    ftl_invalidate(f, from);
+    ftl_place(f, what, to, STREAM_GC);
+    if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
 
 void ftl_trim(ftl *f, uint32_t lpn)

@@ -15,12 +15,12 @@ int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned polic
     m->capacity = capacity;
     m->lru = mapcache_policies[policy].refresh_on_use;
     m->slot_of_page = malloc((size_t)pages * sizeof *m->slot_of_page);
+    m->cached = calloc(((size_t)pages + 63) / 64, sizeof *m->cached);
     m->slots = malloc((size_t)capacity * sizeof *m->slots);
-    if (!m->slot_of_page || !m->slots) {
+    if (!m->slot_of_page || !m->cached || !m->slots) {
         mapcache_free(m);
         return -1;
     }
-    memset(m->slot_of_page, 0xff, (size_t)pages * sizeof *m->slot_of_page);
     m->head = m->tail = MAPCACHE_NONE;
     return 0;
 }
@@ -28,6 +28,7 @@ int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned polic
 void mapcache_free(mapcache *m)
 {
     free(m->slot_of_page);
+    free(m->cached);
     free(m->slots);
     memset(m, 0, sizeof *m);
 }
@@ -43,10 +44,11 @@ uint32_t mapcache_insert(mapcache *m, uint32_t page, bool dirty, bool *evicted_d
         mapcache_unlink(m, s);
         evicted = m->slots[s].page;
         *evicted_dirty = m->slots[s].dirty;
-        m->slot_of_page[evicted] = MAPCACHE_NONE;
+        m->cached[evicted >> 6] &= ~(UINT64_C(1) << (evicted & 63));
     }
     m->slots[s].page = page;
     m->slot_of_page[page] = s;
+    m->cached[page >> 6] |= UINT64_C(1) << (page & 63);
     m->slots[s].dirty = dirty;
     mapcache_push_front(m, s);
     return evicted;

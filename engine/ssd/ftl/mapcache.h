@@ -31,7 +31,11 @@ typedef struct mapcache_slot {
 typedef struct mapcache {
     uint32_t capacity, count;
     bool lru;
-    uint32_t *slot_of_page; /* translation page -> cache slot, or MAPCACHE_NONE */
+    /* A bit per translation page: cached or not. Most uses at full size
+     * miss, and a miss asks only this (14 KB for a 480 GB drive, which
+     * stays in the core's cache), not slot_of_page (456 KB, which does not). */
+    uint64_t *cached;
+    uint32_t *slot_of_page; /* translation page -> cache slot, where cached */
     mapcache_slot *slots;
     uint32_t head, tail;
 } mapcache;
@@ -40,7 +44,7 @@ int mapcache_init(mapcache *m, uint32_t pages, uint32_t capacity, unsigned polic
 void mapcache_free(mapcache *m);
 
 /* True when the page is cached; changes nothing. */
-static inline bool mapcache_has(const mapcache *m, uint32_t page) { return m->slot_of_page[page] != MAPCACHE_NONE; }
+static inline bool mapcache_has(const mapcache *m, uint32_t page) { return m->cached[page >> 6] >> (page & 63) & 1; }
 /* The LRU list's two steps, here for mapcache_touch to be inline. */
 static inline void mapcache_unlink(mapcache *m, uint32_t s)
 {
@@ -64,8 +68,8 @@ static inline void mapcache_push_front(mapcache *m, uint32_t s)
  * (callgrind: 16.28 G against 15.93 G). */
 static inline bool mapcache_touch(mapcache *m, uint32_t page, bool make_dirty)
 {
+    if (!mapcache_has(m, page)) return false;
     uint32_t s = m->slot_of_page[page];
-    if (s == MAPCACHE_NONE) return false;
     if (m->lru && m->head != s) {
         mapcache_unlink(m, s);
         mapcache_push_front(m, s);

@@ -40,9 +40,7 @@ static void prefetch_evictions(const mapio *map)
     ftl_prefetch_map_unit(map->f, mapcache_page(m, next), 1);
     uint32_t second = mapcache_after(m, next);
     if (second == MAPCACHE_NONE) return;
-    uint32_t page = mapcache_page(m, second);
-    ftl_prefetch_map_unit(map->f, page, 0);
-    __builtin_prefetch(&m->slot_of_page[page], 1);
+    ftl_prefetch_map_unit(map->f, mapcache_page(m, second), 0);
     uint32_t third = mapcache_after(m, second);
     if (third != MAPCACHE_NONE) mapcache_prefetch_slot(m, third);
 }

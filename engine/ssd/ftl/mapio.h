@@ -47,6 +47,16 @@ uint32_t mapio_uncached(const mapio *m, uint32_t lpn, uint32_t n);
  * the first missing one for r from flash and returns false (r resumes
  * through the resume callback once it is in). */
 bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n);
+/* What the next evictions from the cache touch, fetched ahead (after each
+ * insertion). Changes nothing. */
+void mapio_prefetch_evictions(const mapio *m);
+/* Asks the cache for where logical unit lpn's translation unit is, which
+ * mapio_ready reads when the unit is not cached: a command's admission
+ * calls it, as it fetches the mapping entry. Changes nothing. */
+static inline void mapio_prefetch_place(const mapio *m, uint32_t lpn)
+{
+    if (m->p->map_cached) __builtin_prefetch(&m->f->map_loc[divide(m->p->map_page_of, lpn)]);
+}
 /* Completion of a translation-unit read (wired at assembly). */
 void mapio_read_done(void *ctx, txn *t);
 

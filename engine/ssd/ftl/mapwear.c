@@ -26,25 +26,6 @@ void mapwear_free(mapwear *w)
     memset(w, 0, sizeof *w);
 }
 
-/* What the next evictions will touch, fetched one eviction ahead, a step
- * further for each that is nearer the tail: the second next's slot, the
- * next but one's translation unit's place, and the next's old place's
- * valid bits and block record. At full size each of them is a cache miss,
- * and they follow from each other, so that an eviction not fetched ahead
- * waits for them in turn. Changes nothing. */
-static void prefetch_evictions(const mapio *map)
-{
-    const mapcache *m = &map->cache;
-    uint32_t next = m->tail;
-    if (next == MAPCACHE_NONE) return;
-    ftl_prefetch_map_unit(map->f, mapcache_page(m, next), 1);
-    uint32_t second = mapcache_after(m, next);
-    if (second == MAPCACHE_NONE) return;
-    ftl_prefetch_map_unit(map->f, mapcache_page(m, second), 0);
-    uint32_t third = mapcache_after(m, second);
-    if (third != MAPCACHE_NONE) mapcache_prefetch_slot(m, third);
-}
-
 /* One pushed out dirty is written back at once, placed as the timed path
  * places it. */
 void mapwear_miss(mapwear *w, uint32_t tu)
@@ -52,7 +33,7 @@ void mapwear_miss(mapwear *w, uint32_t tu)
     mapio *map = w->map;
     bool evicted_dirty;
     uint32_t out = mapcache_insert(&map->cache, tu, true, &evicted_dirty);
-    prefetch_evictions(map);
+    mapio_prefetch_evictions(map);
     if (out == MAPCACHE_NONE || !evicted_dirty) return;
     uint32_t ppa, die = mapio_place_writeback(map, out, &ppa);
     if (die == FTL_NONE) return;

@@ -2,7 +2,6 @@
 
 #include "fastpath.h"
 
-static uint32_t page_of(const mapio *m, uint32_t lpn) { return divide(m->p->map_page_of, lpn); }
 /* Translation units are written round-robin over the dies. */
 static uint32_t die_of(const mapio *m, uint32_t page) { return page % m->p->dies; }
 
@@ -61,7 +60,7 @@ static void insert(mapio *m, uint32_t page, bool dirty)
 
 void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n)
 {
-    for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++)
+    for (uint32_t p = mapio_page_of(m, lpn); p <= mapio_page_of(m, lpn + n - 1); p++)
         if (!mapcache_touch(&m->cache, p, true)) insert(m, p, true);
 }
 
@@ -77,14 +76,14 @@ uint32_t mapio_uncached(const mapio *m, uint32_t lpn, uint32_t n)
 {
     if (!m->p->map_cached) return 0; /* the whole table is in DRAM */
     uint32_t reads = 0;
-    for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) reads += must_read(m, p);
+    for (uint32_t p = mapio_page_of(m, lpn); p <= mapio_page_of(m, lpn + n - 1); p++) reads += must_read(m, p);
     return reads;
 }
 
 bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n)
 {
     if (!m->p->map_cached) return true; /* the whole table is in DRAM; the cache holds only its dirty units */
-    for (uint32_t p = page_of(m, lpn); p <= page_of(m, lpn + n - 1); p++) {
+    for (uint32_t p = mapio_page_of(m, lpn); p <= mapio_page_of(m, lpn + n - 1); p++) {
         if (mapcache_touch(&m->cache, p, false)) continue;
         uint32_t at = m->f->map_loc[p];
         /* never written (nothing mapped in its range yet), or still in the

@@ -53,9 +53,10 @@ void mapio_prefetch_evictions(const mapio *m);
 /* Asks the cache for where logical unit lpn's translation unit is, which
  * mapio_ready reads when the unit is not cached: a command's admission
  * calls it, as it fetches the mapping entry. Changes nothing. */
+static inline uint32_t mapio_page_of(const mapio *m, uint32_t lpn) { return divide(m->p->map_page_of, lpn); }
 static inline void mapio_prefetch_place(const mapio *m, uint32_t lpn)
 {
-    if (m->p->map_cached) __builtin_prefetch(&m->f->map_loc[divide(m->p->map_page_of, lpn)]);
+    if (m->p->map_cached) __builtin_prefetch(&m->f->map_loc[mapio_page_of(m, lpn)]);
 }
 /* Completion of a translation-unit read (wired at assembly). */
 void mapio_read_done(void *ctx, txn *t);

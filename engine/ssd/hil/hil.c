@@ -98,8 +98,9 @@ static void admit(hil *h, ssdlab_request *r)
     }
     /* The firmware stage will look the request's units up: fetch the
      * mapping entry now, so the miss overlaps other events' work. */
-    __builtin_prefetch(&h->f->l2p[req_first_unit(h->p, r)]);
-    if (h->map) mapio_prefetch_place(h->map, req_first_unit(h->p, r));
+    uint32_t lpn = req_first_unit(h->p, r);
+    __builtin_prefetch(&h->f->l2p[lpn]);
+    if (h->map) mapio_prefetch_place(h->map, lpn);
     int c = ssdlab_op_class(r->op); /* zone management costs what a TRIM's command does */
     sim_time_t cost = c == SSDLAB_READ ? h->p->fw_read : c == SSDLAB_WRITE ? h->p->fw_write : h->p->fw_trim;
     uint32_t units = r->bytes ? req_units(h->p, r) : 1;

@@ -249,6 +249,12 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
 
 int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen)
 {
+    return trace_stats_extent_each(path, opt, s, NULL, NULL, err, errlen);
+}
+
+int trace_stats_extent_each(const char *path, const trace_options *opt, trace_stats *s, trace_record_fn *each, void *ctx,
+                            char *err, size_t errlen)
+{
     memset(s, 0, sizeof *s);
     trace_reader *t = trace_open(path, opt, err, errlen);
     if (!t) return -1;
@@ -269,6 +275,7 @@ int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *
         }
         if (k >= 0) count_device(&s->device[k], &r);
         if (r.time > last_time) last_time = r.time;
+        if (each) each(ctx, &r);
     }
     if (rc == -2) snprintf(err, errlen, "%s: out of memory for the statistics", path);
     else if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));

@@ -54,6 +54,12 @@ int trace_stats_compute(const char *path, const trace_options *opt, trace_stats 
  * keeps no bitmap of pages and no histogram: on a binary trace it costs
  * little more than reading the file. As trace_stats_compute returns. */
 int trace_stats_extent(const char *path, const trace_options *opt, trace_stats *s, char *err, size_t errlen);
+/* The same pass, handing each record to `each` as well (a replay that
+ * packs its footprint marks the pages there, rather than read the trace
+ * once more). */
+typedef void trace_record_fn(void *ctx, const trace_record *r);
+int trace_stats_extent_each(const char *path, const trace_options *opt, trace_stats *s, trace_record_fn *each, void *ctx,
+                            char *err, size_t errlen);
 
 /* A format whose files do not state their time unit (DiskSim/MQSim ASCII:
  * DiskSim's are in ms, MQSim's in ns) may have been read in the wrong one.

@@ -5,29 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "footprint.h"
 #include "pcmark8.h"
 #include "reqpool.h"
 #include "stats.h"
 #include "submit.h"
+#include "trace_layout.h"
 #include "trace_zones.h"
 #include "placement.h"
 #include "tenant.h"
 #include "trace.h"
-
-enum { MAX_DEVICES = 64 };
-
-typedef enum lba_map { MAP_ERROR, MAP_WRAP, MAP_SCALE, MAP_COMPACT } lba_map;
-/* How a multi-device trace's devices share the drive (workload.device_layout). */
-typedef enum device_layout { LAYOUT_NONE, LAYOUT_OVERLAY, LAYOUT_CONCAT, LAYOUT_SEPARATE } device_layout;
-
-/* A replayed device's place on the drive: concat puts each device's
- * addresses after the ones before it; separate gives each an equal
- * partition of the drive, its addresses mapped into it. */
-typedef struct device_place {
-    uint32_t id;
-    uint64_t base, max_end;
-} device_place;
 
 /* What ends a replay besides the trace's end, as for a synthetic phase
  * (workload.warmup, requests, duration, bytes, drive_writes), where it
@@ -59,16 +45,7 @@ struct replay {
     bool timed;
     double time_scale;
     uint32_t depth;
-    lba_map map;
-    uint64_t capacity, max_end;
-    uint32_t unit; /* the drive's mapping unit: scale keeps requests aligned to it */
-    footprint fp;  /* compact: the pages the replayed records touch, ranked */
-    uint32_t devices[MAX_DEVICES];
-    int device_count; /* 0: all */
-    device_layout layout;
-    device_place places[STATS_DEVICES];
-    uint32_t place_count;
-    uint64_t partition; /* separate: each device's share of the drive */
+    trace_layout lay; /* where the records land on the drive */
     trace_zones zones;  /* a zoned device's trace onto the zoned namespace */
     placement place;    /* the FDP handle of each request */
     sim_handler_id on_arrival;
@@ -76,19 +53,11 @@ struct replay {
     reqpool pool;
     trace_record next;
     bool have_next, trace_done, failed;
-    uint64_t issued, completed, record_number, remapped, skipped;
+    uint64_t issued, completed, record_number, skipped;
     tenant_stats *tenants; /* workload.tenants=devices: one per device, in order of appearance; or NULL */
     uint32_t tenant_ids[STATS_DEVICES], tenant_count, queues;
     char err[600];
 };
-
-static bool wanted(const replay *p, uint32_t device)
-{
-    if (!p->device_count) return true;
-    for (int i = 0; i < p->device_count; i++)
-        if (p->devices[i] == device) return true;
-    return false;
-}
 
 static void fail(replay *p, const char *msg)
 {
@@ -117,79 +86,21 @@ static bool go_round(replay *p)
     return true;
 }
 
-/* scale: the mapping unit a request starts in moves in proportion to the
- * drive's units over the trace's, its place inside the unit and its size
- * kept, so a request aligned in the trace stays aligned on the drive and
- * neighbours inside a unit stay apart (whole aligned extents move). */
-static uint64_t scaled_offset(uint64_t offset, uint32_t bytes, uint64_t cap, uint64_t max_end, uint32_t unit)
-{
-    uint64_t first = offset / unit, last = (offset + bytes - 1) / unit;
-    uint64_t cap_units = cap / unit, trace_units = (max_end + unit - 1) / unit, span = last - first + 1;
-    if (span >= cap_units) return 0;
-    uint64_t moved = (uint64_t)((double)first * (double)(cap_units - span) / (double)trace_units);
-    return moved * unit + offset % unit;
-}
-
-/* Maps r onto [0, cap) (lba_map): scale maps the whole range up to
- * max_end, so that distances between requests shrink in proportion; wrap
- * wraps what lies past; error stops the replay. False on error. */
-static bool map_into(replay *p, trace_record *r, uint64_t cap, uint64_t max_end)
-{
-    if (p->map == MAP_COMPACT) { /* the footprint's pages in order, from 0: it fits (read_source) */
-        r->offset = footprint_rank(&p->fp, r->offset / FOOTPRINT_PAGE) * FOOTPRINT_PAGE + r->offset % FOOTPRINT_PAGE;
-        p->remapped++;
-        return true;
-    }
-    if (r->bytes > cap) r->bytes = (uint32_t)cap;
-    if (p->map == MAP_SCALE && max_end > cap) {
-        r->offset = scaled_offset(r->offset, r->bytes, cap, max_end, p->unit);
-        if (r->offset + r->bytes > cap) r->offset = cap - r->bytes; /* a request larger than its units' room */
-        p->remapped++;
-        return true;
-    }
-    if (r->offset + r->bytes <= cap) return true;
-    if (p->map == MAP_ERROR) {
-        char msg[400];
-        snprintf(msg, sizeof msg,
-                 "%s: offset %llu + %u bytes lies past the %s's %llu bytes; expected workload.lba_map=wrap or scale, or a larger drive",
-                 trace_where(p->t), (unsigned long long)r->offset, r->bytes, cap == p->capacity ? "drive" : "device's partition",
-                 (unsigned long long)cap);
-        fail(p, msg);
-        return false;
-    }
-    r->offset %= cap - r->bytes + 1; /* wrap */
-    p->remapped++;
-    return true;
-}
-
-static const device_place *place_of(const replay *p, uint32_t id)
-{
-    for (uint32_t i = 0; i < p->place_count; i++)
-        if (p->places[i].id == id) return &p->places[i];
-    return NULL;
-}
-
-/* The record's address on the drive, by the device layout (or, for a
+/* The record's address on the drive, by the trace's layout (or, for a
  * zoned device's trace, zone by zone). */
 static bool place_on_drive(replay *p, trace_record *r)
 {
+    char msg[400], what[300];
+    bool placed;
     if (p->zones.on || r->op >= TRACE_ZONE_APPEND) {
-        char msg[400], what[300];
-        bool placed = p->zones.on && trace_zones_map(&p->zones, r, what, sizeof what);
+        placed = p->zones.on && trace_zones_map(&p->zones, r, what, sizeof what);
         if (!p->zones.on)
             snprintf(what, sizeof what, "a zone command, and workload.trace_zones is conventional; expected workload.trace_zones=zoned");
-        if (!placed) snprintf(msg, sizeof msg, "%s: %s", trace_where(p->t), what), fail(p, msg);
-        return placed;
+    } else {
+        placed = trace_layout_place(&p->lay, r, what, sizeof what);
     }
-    const device_place *d = p->layout >= LAYOUT_CONCAT ? place_of(p, r->device) : NULL;
-    if (!d) return map_into(p, r, p->capacity, p->max_end); /* one device, or overlaid */
-    if (p->layout == LAYOUT_CONCAT) {
-        r->offset += d->base;
-        return map_into(p, r, p->capacity, p->max_end);
-    }
-    if (!map_into(p, r, p->partition, d->max_end)) return false;
-    r->offset += d->base;
-    return true;
+    if (!placed) snprintf(msg, sizeof msg, "%s: %s", trace_where(p->t), what), fail(p, msg);
+    return placed;
 }
 
 /* Before workload.start_record or workload.start_time: not replayed. */
@@ -208,7 +119,7 @@ static bool load_next(replay *p)
         }
         p->record_number++;
         if (before_start(p)) continue;
-        if (!wanted(p, p->next.device)) {
+        if (!trace_layout_wants(&p->lay, p->next.device)) {
             p->skipped++;
             continue;
         }
@@ -338,21 +249,6 @@ static void on_done(ssdlab_request *r, void *ctx)
     maybe_stop(p);
 }
 
-static int parse_devices(replay *p, const char *list, char *err, size_t errlen)
-{
-    if (!strcmp(list, "all")) return 0;
-    for (const char *c = list; *c;) {
-        char *end;
-        unsigned long v = strtoul(c, &end, 10);
-        if (end == c || (*end && *end != ',') || p->device_count == MAX_DEVICES)
-            return snprintf(err, errlen, "key 'workload.devices' ('%s'): expected 'all' or up to %d device numbers separated by commas",
-                            list, MAX_DEVICES), -1;
-        p->devices[p->device_count++] = (uint32_t)v;
-        c = *end ? end + 1 : end;
-    }
-    return 0;
-}
-
 /* Opens the trace, or makes the PCMark-like one (traces/pcmark8.c: the
  * same records 'ssdlab trace gen pcmark8' writes); again for each pass of
  * a loop. */
@@ -362,9 +258,9 @@ static int open_source(replay *p, char *err, size_t errlen)
     trace_record *recs;
     size_t n;
     if (pcmark8_generate(p->app, p->app_seed, &recs, &n, err, errlen)) return -1;
-    p->max_end = 1;
+    p->lay.max_end = 1; /* what scale maps onto the drive */
     for (size_t i = 0; i < n; i++)
-        if (recs[i].offset + recs[i].bytes > p->max_end) p->max_end = recs[i].offset + recs[i].bytes;
+        if (recs[i].offset + recs[i].bytes > p->lay.max_end) p->lay.max_end = recs[i].offset + recs[i].bytes;
     char name[96];
     snprintf(name, sizeof name, "pcmark8:%s", p->app->name);
     return (p->t = trace_open_records(recs, n, name, err, errlen)) ? 0 : -1;
@@ -381,7 +277,7 @@ static int read_bounds(replay *p, const cfg *c, char *err, size_t errlen)
     if (strcmp(cfg_origin(c, "workload.requests", origin, sizeof origin), "default")) b->target = cfg_uint(c, "workload.requests");
     b->duration = cfg_uint(c, "workload.duration");
     b->byte_target = cfg_uint(c, "workload.bytes");
-    b->write_target = (uint64_t)(cfg_float(c, "workload.drive_writes") * (double)p->capacity);
+    b->write_target = (uint64_t)(cfg_float(c, "workload.drive_writes") * (double)ssd_capacity(p->d));
     b->skip_records = cfg_uint(c, "workload.start_record");
     b->skip_time = cfg_uint(c, "workload.start_time");
     b->loop = cfg_bool(c, "workload.loop");
@@ -391,76 +287,15 @@ static int read_bounds(replay *p, const cfg *c, char *err, size_t errlen)
     return 0;
 }
 
-/* A trace of several devices says how they share the drive
- * (workload.device_layout), or which of them to replay (workload.devices):
- * laid on one address space unasked, their requests would collide. */
-static int lay_out_devices(replay *p, const trace_stats *st, char *err, size_t errlen)
-{
-    uint64_t extent = 0;
-    const uint64_t mib = UINT64_C(1) << 20;
-    p->place_count = 0;
-    for (uint32_t i = 0; i < st->devices && i < STATS_DEVICES; i++)
-        if (wanted(p, st->device[i].id))
-            p->places[p->place_count++] = (device_place){st->device[i].id, 0, st->device[i].max_end};
-    bool described = st->devices <= STATS_DEVICES;
-    if (described && p->place_count <= 1) return 0;
-    if (p->layout == LAYOUT_NONE) {
-        char list[300] = "";
-        for (uint32_t i = 0, at = 0; i < st->devices && i < 8 && at < sizeof list; i++)
-            at += (uint32_t)snprintf(list + at, sizeof list - at, "%s%u: %llu requests", i ? ", " : "", st->device[i].id,
-                                     (unsigned long long)st->device[i].requests);
-        return snprintf(err, errlen, "%.200s holds %u devices (%s%s); expected 'workload.devices' (those to replay) or "
-                        "'workload.device_layout': overlay, concat or separate", p->path, st->devices, list,
-                        st->devices > 8 ? ", ..." : ""), -1;
-    }
-    if (!described && p->layout != LAYOUT_OVERLAY)
-        return snprintf(err, errlen, "%s holds %u devices, more than the %d that 'workload.device_layout' %s lays out; "
-                        "expected overlay, or 'workload.devices' naming at most %d", p->path, st->devices, STATS_DEVICES,
-                        p->layout == LAYOUT_CONCAT ? "concat" : "separate", STATS_DEVICES), -1;
-    p->partition = p->capacity / p->place_count / mib * mib;
-    for (uint32_t i = 0; i < p->place_count; i++) {
-        p->places[i].base = p->layout == LAYOUT_SEPARATE ? i * p->partition : extent;
-        extent += (p->places[i].max_end + mib - 1) / mib * mib;
-    }
-    if (p->layout == LAYOUT_CONCAT) p->max_end = extent;
-    return 0;
-}
-
-/* compact: one pass marks the pages the replayed records touch; they must
- * fit on the drive, and lie on one address space. */
-static int measure_footprint(replay *p, char *err, size_t errlen)
-{
-    if (p->layout >= LAYOUT_CONCAT)
-        return snprintf(err, errlen, "key 'workload.lba_map' is compact, which maps one address space; expected "
-                                     "'workload.device_layout' overlay, or one device"), -1;
-    trace_reader *t = trace_open(p->path, &p->opt, err, errlen);
-    if (!t) return -1;
-    trace_record r;
-    int rc;
-    while ((rc = trace_next(t, &r)) == 1)
-        if (wanted(p, r.device)) footprint_mark(&p->fp, r.offset, r.bytes);
-    if (rc < 0) snprintf(err, errlen, "%s", trace_error(t));
-    trace_close(t);
-    if (rc < 0) return -1;
-    if (p->fp.overflow || footprint_rank_prepare(&p->fp))
-        return snprintf(err, errlen, "%.200s: the trace's addresses reach past 2 TiB, or its footprint does not fit in "
-                        "memory; expected lba_map=scale or wrap", p->path), -1;
-    if (p->fp.set * FOOTPRINT_PAGE > p->capacity)
-        return snprintf(err, errlen, "%.200s: the trace touches %llu pages of 4 KiB, more than the drive's %llu bytes hold; "
-                        "expected a larger drive, or lba_map=scale or wrap", p->path, (unsigned long long)p->fp.set,
-                        (unsigned long long)p->capacity), -1;
-    return 0;
-}
-
 /* What progress is measured against, from the first pass: the records of
  * the devices replayed (all, or those listed when the pass describes
  * them), and the trace's span. */
 static void count_replayed(replay *p, const trace_stats *st)
 {
     p->span = (sim_time_t)(st->duration_s * 1e9);
-    p->total_records = p->device_count ? 0 : st->requests;
-    for (uint32_t i = 0; p->device_count && i < st->devices && i < STATS_DEVICES; i++)
-        if (wanted(p, st->device[i].id)) p->total_records += st->device[i].requests;
+    p->total_records = p->lay.device_count ? 0 : st->requests;
+    for (uint32_t i = 0; p->lay.device_count && i < st->devices && i < STATS_DEVICES; i++)
+        if (trace_layout_wants(&p->lay, st->device[i].id)) p->total_records += st->device[i].requests;
     if (p->total_records > p->b.skip_records) p->total_records -= p->b.skip_records;
 }
 
@@ -482,16 +317,11 @@ static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
                              .disksim_time_unit_ns = (double)cfg_uint(c, "workload.trace_time_unit"),
                              .blkparse_event = cfg_str(c, "workload.blkparse_event")[0],
                              .columns = p->columns};
-    /* scaling needs the trace's extent, a layout its devices: one
-     * streaming pass first, unless one device is picked and addresses
-     * are not scaled */
-    if (p->map != MAP_SCALE && p->device_count == 1) return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
     trace_stats st;
-    if (trace_stats_extent(p->path, &p->opt, &st, err, errlen)) return -1;
-    p->max_end = st.max_end ? st.max_end : 1;
-    if (lay_out_devices(p, &st, err, errlen)) return -1;
-    count_replayed(p, &st);
-    return p->map == MAP_COMPACT ? measure_footprint(p, err, errlen) : 0;
+    bool counted;
+    if (trace_layout_measure(&p->lay, p->path, &p->opt, &st, &counted, err, errlen)) return -1;
+    if (counted) count_replayed(p, &st);
+    return 0;
 }
 
 /* workload.tenants=devices: per-device statistics, allocated once. */
@@ -511,17 +341,12 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     if (!p) return snprintf(err, errlen, "out of memory"), NULL;
     p->s = s;
     p->d = d;
-    p->capacity = ssd_capacity(d);
-    p->unit = ssd_params_of(d)->unit;
     p->timed = !strcmp(cfg_str(c, "workload.replay"), "timed");
     p->time_scale = cfg_float(c, "workload.time_scale");
     p->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
-    const char *map = cfg_str(c, "workload.lba_map");
-    p->map = !strcmp(map, "wrap") ? MAP_WRAP : !strcmp(map, "scale") ? MAP_SCALE : !strcmp(map, "compact") ? MAP_COMPACT : MAP_ERROR;
-    p->layout = (device_layout)cfg_choice(c, "workload.device_layout");
     if (trace_zones_init(&p->zones, d, c, err, errlen) ||
         placement_init(&p->place, c, ssd_params_of(d)->fdp_handles, NULL, true, err, errlen) ||
-        parse_devices(p, cfg_str(c, "workload.devices"), err, errlen) ||
+        trace_layout_init(&p->lay, c, ssd_capacity(d), ssd_params_of(d)->unit, err, errlen) ||
         read_bounds(p, c, err, errlen) ||
         read_source(p, c, err, errlen) || open_source(p, err, errlen) || open_tenants(p, c, err, errlen)) {
         replay_free(p);
@@ -535,7 +360,7 @@ void replay_free(replay *p)
 {
     if (!p) return;
     trace_close(p->t);
-    footprint_free(&p->fp);
+    trace_layout_free(&p->lay);
     reqpool_free(&p->pool);
     for (uint32_t k = 0; p->tenants && k < STATS_DEVICES; k++) tenant_stats_free(&p->tenants[k]);
     free(p->tenants);
@@ -583,7 +408,7 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
     }
     if (p->issued || p->have_next) sim_run(p->s, SIM_TIME_MAX);
     uint64_t measured = p->measuring ? p->completed - p->b.warmup : 0;
-    *res = (replay_result){measured, p->remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start), ""};
+    *res = (replay_result){measured, p->lay.remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start), ""};
     char doubt[300];
     if (!p->app && trace_time_doubtful(trace_format_of(p->t), p->opt.disksim_time_unit_ns, p->completed,
                                        sim_time_to_sec(p->last_time), doubt, sizeof doubt))

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -320,6 +321,35 @@ Test(replay, compact_packs_the_footprint_from_zero)
                                  "nand.blocks_per_plane=16"));
     cr_assert_eq(big.rc, -2);
     cr_assert(strstr(big.err, "the trace touches 28775 pages of 4 KiB, more than the drive's"), "%s", big.err);
+}
+
+/* lba_map=compact on several devices: the pages of the devices replayed,
+ * as one address space (overlay; disk 1's first page is disk 0's), packed
+ * from 0: four pages for all three disks, three for disks 0 and 1 (marked
+ * in the pass that lays the devices out), one for disk 2 alone (a pass of
+ * its own). Devices laid side by side are refused before any pass. */
+Test(replay, compact_packs_the_devices_replayed)
+{
+    char path[] = "/tmp/ssdlab-compact-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("10000,h,0,Write,409600000,8192,1\n20000,h,1,Write,409600000,4096,1\n"
+          "30000,h,1,Write,1073741824,4096,1\n40000,h,2,Write,2147483648,4096,1\n", f);
+    fclose(f);
+    const char *cases[][2] = {{"workload.devices=0,1,2", "4"}, {"workload.devices=0,1", "3"}, {"workload.devices=2", "1"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run x = replay(path, LIST("workload.replay=afap", "workload.lba_map=compact", "workload.device_layout=overlay",
+                                  cases[i][0]));
+        cr_assert_eq(x.rc, 0, "%s: %s", cases[i][0], x.err);
+        cr_assert_eq(x.mapped, strtoull(cases[i][1], NULL, 10), "%s: %llu pages", cases[i][0], (unsigned long long)x.mapped);
+        cr_assert_eq(x.highest, x.mapped - 1, "%s", cases[i][0]);
+    }
+    run side = replay(path, LIST("workload.replay=afap", "workload.lba_map=compact", "workload.device_layout=concat"));
+    unlink(path);
+    cr_assert_eq(side.rc, -2);
+    cr_assert(strstr(side.err, "key 'workload.lba_map' is compact, which maps one address space; expected "
+                               "'workload.device_layout' overlay, or one device"), "%s", side.err);
 }
 
 /* --- progress ----------------------------------------------------------------- */

@@ -1,21 +1,36 @@
-#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "bigmem.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
 enum { HUGE_PAGE = 2 << 20 };
 
+static size_t rounded(size_t bytes) { return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE; }
+
+/* An anonymous mapping reads as zero until written (malloc's large blocks
+ * may be reused memory, and calloc would clear them by writing), and is
+ * backed page by page as it is written. A huge page's worth more is mapped,
+ * then trimmed to the 2 MiB boundary inside. */
 void *bigmem_alloc(size_t bytes)
 {
-    if (bytes < HUGE_PAGE) return malloc(bytes ? bytes : 1);
-    size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    void *p = NULL;
-    if (posix_memalign(&p, HUGE_PAGE, rounded)) return NULL;
+    if (bytes < HUGE_PAGE) return calloc(bytes ? bytes : 1, 1);
+    size_t size = rounded(bytes);
+    char *raw = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    char *p = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (p + size < raw + size + HUGE_PAGE) munmap(p + size, (size_t)(raw + size + HUGE_PAGE - (p + size)));
 #ifdef MADV_HUGEPAGE
-    madvise(p, rounded, MADV_HUGEPAGE); /* advice only: failure changes nothing */
+    madvise(p, size, MADV_HUGEPAGE); /* advice only: failure changes nothing */
 #endif
     return p;
 }
 
-void bigmem_free(void *p) { free(p); }
+void bigmem_free(void *p, size_t bytes)
+{
+    if (!p) return;
+    if (bytes < HUGE_PAGE) free(p);
+    else munmap(p, rounded(bytes));
+}

@@ -241,7 +241,7 @@ Test(fdp, a_handle_update_closes_its_reclaim_units)
     ssdlab_request again = {.op = SSDLAB_WRITE, .offset = 0, .bytes = 65536, .placement = 1};
     cr_assert_eq(ssd_submit(g.d, &again, noted, NULL), 0);
     sim_run(g.s, SIM_TIME_MAX);
-    uint32_t ppa = f->l2p[0];
+    uint32_t ppa = ftl_lookup(f, 0);
     for (uint32_t die = 0; die < 4; die++) cr_assert_neq(ftl_block_of(f, ppa), before[die], "a fresh reclaim unit");
     ssdlab_request none = {.op = SSDLAB_FDP_UPDATE, .placement = 1};
     close_rig(&g);

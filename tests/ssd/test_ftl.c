@@ -147,7 +147,7 @@ Test(ftl, checker_catches_a_wrong_mapping_and_a_wrong_count)
     for (uint32_t lpn = 0; lpn < 1000; lpn++) ftl_write_now(&d.f, lpn);
     ftl_write_now(&d.f, 7); /* a newer version of unit 7 */
     char err[512];
-    uint32_t latest = d.f.l2p[7];
+    uint32_t latest = ftl_lookup(&d.f, 7);
     d.f.version_of_physical[latest]--; /* pretend the mapping points at stale data */
     cr_assert_eq(ftl_check(&d.f, err, sizeof err), -1);
     cr_assert(strstr(err, "logical unit 7 maps to version"), "%s", err);

@@ -56,15 +56,16 @@ Test(revmap, refill_covers_the_named_blocks_from_the_tables)
 {
     revmap m;
     cr_assert_eq(revmap_init(&m, 4, 4, 2), 0);
-    /* l2p: lpn 0 -> 1 (block 0), 1 -> 5 (block 1), 2 -> 14 (block 3), 3 unmapped; tu 0 -> 12 (block 3). */
-    uint32_t l2p[] = {1, 5, 14, REVMAP_NONE}, map_loc[] = {12};
+    /* l2p: lpn 0 -> 1 (block 0), 1 -> 5 (block 1), 2 -> 14 (block 3), 3 unmapped; tu 0 -> 12 (block 3).
+     * Its entries complemented, as the FTL stores them (l2p_flip). */
+    uint32_t l2p[] = {~1u, ~5u, ~14u, ~REVMAP_NONE}, map_loc[] = {12};
     revmap_take(&m, 0);
     revmap_set(&m, 1, 0, 0);
     revmap_set(&m, 5, 1, 1);
     revmap_set(&m, 14, 3, 2);
     revmap_set(&m, 12, 3, 0x80000000u);
     m.holds[(uint64_t)m.slot_of[0] * 4 + 1] = 77; /* a marker a refill of block 0 would overwrite */
-    revmap_tables t = {l2p, 4, map_loc, 1, 0x80000000u};
+    revmap_tables t = {l2p, 4, map_loc, 1, 0x80000000u, UINT32_MAX};
     uint32_t cover[] = {3, 0};
     revmap_refill(&m, cover, 2, &t);
     cr_assert(revmap_covers(&m, 0) && revmap_covers(&m, 3) && !revmap_covers(&m, 1));

@@ -94,8 +94,8 @@ Test(state, fast_fill_equals_simulated_fill)
     ssd_precondition(b.d, 0, b.rng);
     ftl *fa = ssd_ftl(a.d), *fb = ssd_ftl(b.d);
     for (uint64_t lpn = 0; lpn < a.units; lpn++)
-        cr_assert_eq(fa->l2p[lpn], fb->l2p[lpn], "unit %llu: simulated %u, fast %u", (unsigned long long)lpn,
-                     fa->l2p[lpn], fb->l2p[lpn]);
+        cr_assert_eq(ftl_lookup(fa, (uint32_t)lpn), ftl_lookup(fb, (uint32_t)lpn), "unit %llu: simulated %u, fast %u",
+                     (unsigned long long)lpn, ftl_lookup(fa, (uint32_t)lpn), ftl_lookup(fb, (uint32_t)lpn));
     close_small(&a);
     close_small(&b);
 }

@@ -97,6 +97,6 @@ void ftl_cover(ftl *f, uint32_t block)
     f->cover_horizon = f->cover_made_at > 0 ? now - f->cover_made_at : 0;
     f->cover_made_at = now;
     uint32_t n = choose_cover(f, block);
-    revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT};
+    revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT, UINT32_MAX};
     revmap_refill(&f->rm, f->cover, n, &t);
 }

@@ -52,7 +52,7 @@ static inline uint32_t dest_take(ftl *f, uint32_t die, ftl_stream s, move_dest *
  * The old place stays valid until finish_moves: nothing reads it again. */
 static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
 {
-    f->l2p[lpn] = to;
+    ftl_set_entry(f, lpn, to);
     revmap_set_in(&f->rm, to, d->row, to - d->first, lpn);
     f->blocks[d->block].valid++;
     f->units_written[STREAM_GC]++;
@@ -172,21 +172,22 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
 /* Stage 0 fetches table[i] (a place in flash); stage 1, later, the valid
  * bits and block record of the place it names, which a change of the
  * entry invalidates. */
-static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t i, int stage)
+/* flip: XORed with the entry (the mapping table's are complemented). */
+static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t flip, uint32_t i, int stage)
 {
     if (stage == 0) {
         __builtin_prefetch(&table[i], 1);
         return;
     }
-    uint32_t old = table[i];
+    uint32_t old = table[i] ^ flip;
     if (old != FTL_NONE) {
         __builtin_prefetch(&f->rm.valid[old >> 6], 1);
         __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
     }
 }
 
-void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage) { prefetch_entry(f, f->map_loc, tu, stage); }
-void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage) { prefetch_entry(f, f->l2p, lpn, stage); }
+void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage) { prefetch_entry(f, f->map_loc, 0, tu, stage); }
+void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage) { prefetch_entry(f, f->l2p, UINT32_MAX, lpn, stage); }
 
 /* ftl_write_now, with the die and the unit it took. */
 static int write_one(ftl *f, uint32_t lpn, uint32_t *die_out, uint32_t *ppa_out)

@@ -30,7 +30,6 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
         ftl_free(f);
         return -1;
     }
-    memset(f->l2p, 0xff, p->l2p_units * sizeof *f->l2p);
     for (uint32_t d = 0; d < p->dies; d++) {
         ftl_die *die = &f->dies[d];
         die->free = malloc(p->blocks_per_die * sizeof *die->free);
@@ -54,7 +53,7 @@ void ftl_free(ftl *f)
     free(f->blocks);
     free(f->slc_bits);
     free(f->move_list);
-    bigmem_free(f->l2p);
+    bigmem_free(f->l2p, f->p->l2p_units * sizeof *f->l2p);
     revmap_free(&f->rm);
     free(f->cover);
     free(f->ranked);
@@ -305,10 +304,10 @@ void ftl_relocate(ftl *f, uint32_t from, uint32_t what, uint32_t to)
 
 void ftl_trim(ftl *f, uint32_t lpn)
 {
-    uint32_t old = f->l2p[lpn];
+    uint32_t old = ftl_entry(f, lpn);
     if (old == FTL_NONE) return;
     ftl_invalidate(f, old);
-    f->l2p[lpn] = FTL_NONE;
+    ftl_set_entry(f, lpn, FTL_NONE);
     f->mapped--;
 }
 
@@ -501,7 +500,7 @@ int ftl_check(const ftl *f, char *err, size_t errlen)
     memset(refs, 0, f->rm.blocks * sizeof *refs);
     uint64_t mapped = 0;
     for (uint64_t lpn = 0; lpn < p->l2p_units; lpn++) {
-        uint32_t ppa = f->l2p[lpn];
+        uint32_t ppa = ftl_entry(f, (uint32_t)lpn);
         if (ppa == FTL_NONE) continue;
         mapped++;
         if (check_entry(f, (uint32_t)lpn, ppa, refs, err, errlen)) return -1;

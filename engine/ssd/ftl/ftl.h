@@ -84,7 +84,7 @@ typedef struct ftl_ranked {
 
 typedef struct ftl {
     const ssd_params *p;
-    uint32_t *l2p; /* logical unit -> physical unit, FTL_NONE when unmapped */
+    uint32_t *l2p; /* logical unit -> physical unit, complemented (ftl_entry) */
     bool warm;     /* tables large enough for ftl_warm to pay (sim.warm_tables) */
     revmap rm;     /* physical unit -> valid, and what it holds (covered blocks) */
     ftl_block *blocks;
@@ -134,6 +134,13 @@ typedef struct ftl {
      * unit, so the checker can tell a mapping points at the latest write. */
     uint64_t *version_of_physical, *latest_version, write_seq;
 } ftl;
+
+/* The mapping table holds each entry complemented, so that FTL_NONE (no
+ * data) is stored as zero: a new table is the system's zero pages, which
+ * nothing writes at open and which are backed only where data is written
+ * (bigmem.h). Every access goes through these two. */
+static inline uint32_t ftl_entry(const ftl *f, uint32_t lpn) { return ~f->l2p[lpn]; }
+static inline void ftl_set_entry(ftl *f, uint32_t lpn, uint32_t ppa) { f->l2p[lpn] = ~ppa; }
 
 int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng);
 /* Blocks the reverse map covers at once (sim.reverse_map_share). */
@@ -297,7 +304,7 @@ static inline void ftl_fetch_holders(const ftl *f, uint32_t ppa, uint32_t n)
  * mapping entry is in: the write's data transfer hides the misses. */
 static inline void ftl_prefetch_old_of(const ftl *f, uint32_t lpn)
 {
-    uint32_t ppa = f->l2p[lpn];
+    uint32_t ppa = ftl_entry(f, lpn);
     if (ppa == FTL_NONE) return;
     revmap_prefetch_valid(&f->rm, ppa);
     __builtin_prefetch(&f->blocks[ftl_block_of(f, ppa)], 1);
@@ -330,7 +337,7 @@ void ftl_cover(ftl *f, uint32_t block);
  * written by stream s. The caller has invalidated its old copy. */
 static inline void ftl_place_in(ftl *f, uint32_t lpn, uint32_t ppa, uint32_t block, ftl_stream s)
 {
-    f->l2p[lpn] = ppa;
+    ftl_set_entry(f, lpn, ppa);
     revmap_set(&f->rm, ppa, block, lpn);
     f->blocks[block].valid++;
     f->units_written[s]++;
@@ -346,7 +353,7 @@ static inline void ftl_place(ftl *f, uint32_t lpn, uint32_t ppa, ftl_stream s)
  * overlaps. ftl_map works the block out. */
 static inline void ftl_map_in(ftl *f, uint32_t lpn, uint32_t ppa, uint32_t block, bool relocated)
 {
-    uint32_t old = f->l2p[lpn];
+    uint32_t old = ftl_entry(f, lpn);
     if (old != FTL_NONE) ftl_invalidate(f, old);
     else f->mapped++;
     ftl_place_in(f, lpn, ppa, block, relocated ? STREAM_GC : STREAM_HOST);
@@ -367,7 +374,7 @@ void ftl_map_unit(ftl *f, uint32_t tu, uint32_t ppa, bool relocated);
 /* Moves what physical unit `from` holds (`what`: ftl_holds(from), data or
  * translation) to `to`. */
 void ftl_relocate(ftl *f, uint32_t from, uint32_t what, uint32_t to);
-static inline uint32_t ftl_lookup(const ftl *f, uint32_t lpn) { return f->l2p[lpn]; }
+static inline uint32_t ftl_lookup(const ftl *f, uint32_t lpn) { return ftl_entry(f, lpn); }
 
 /* GC: picks a closed block of the die with the configured policy and marks
  * it as the victim (FTL_NONE if no closed block would free space). */

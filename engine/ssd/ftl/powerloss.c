@@ -36,7 +36,7 @@ int powerloss_drop_buffered(ftl *f, const flash *fl, powerloss_log *log)
 {
     int rc = 0;
     for (uint64_t lpn = 0; lpn < f->p->l2p_units; lpn++) {
-        uint32_t ppa = f->l2p[lpn];
+        uint32_t ppa = ftl_entry(f, (uint32_t)lpn);
         if (ppa == FTL_NONE || flash_programmed(fl, ppa)) continue;
         if (relocation_block(f, ftl_block_of(f, ppa))) log->lost_relocated++;
         else log->lost_units++;

@@ -10,6 +10,8 @@ static uint64_t valid_words(uint32_t blocks, uint32_t units_per_block)
     return ((uint64_t)blocks * units_per_block + 63) / 64;
 }
 
+static uint64_t holds_bytes(const revmap *m) { return ((uint64_t)m->slots + 1) * m->units_per_block * sizeof *m->holds; }
+
 uint64_t revmap_bytes(uint32_t blocks, uint32_t units_per_block, uint32_t slots)
 {
     return 8 * valid_words(blocks, units_per_block) + 4 * ((uint64_t)slots + 1) * units_per_block +
@@ -24,7 +26,7 @@ int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t s
     m->slots = slots < 1 ? 1 : slots < blocks ? slots : blocks;
     uint64_t words = valid_words(blocks, units_per_block);
     m->valid = bigmem_alloc(words * sizeof *m->valid);
-    m->holds = bigmem_alloc(((uint64_t)m->slots + 1) * units_per_block * sizeof *m->holds);
+    m->holds = bigmem_alloc(holds_bytes(m));
     m->slot_of = malloc((size_t)blocks * sizeof *m->slot_of);
     m->free_slots = malloc((size_t)m->slots * sizeof *m->free_slots);
     m->wanted = calloc(blocks, 1);
@@ -34,7 +36,6 @@ int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t s
         revmap_free(m);
         return -1;
     }
-    memset(m->valid, 0, words * sizeof *m->valid);
     memset(m->slot_of, 0xff, (size_t)blocks * sizeof *m->slot_of);
     /* Slots are handed out lowest first. */
     for (uint32_t s = m->slots; s-- > 0;) m->free_slots[m->free_count++] = s;
@@ -43,8 +44,8 @@ int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t s
 
 void revmap_free(revmap *m)
 {
-    bigmem_free(m->valid);
-    bigmem_free(m->holds);
+    bigmem_free(m->valid, valid_words(m->blocks, m->units_per_block) * sizeof *m->valid);
+    bigmem_free(m->holds, holds_bytes(m));
     free(m->slot_of);
     free(m->free_slots);
     free(m->wanted);
@@ -87,15 +88,15 @@ bool revmap_fill_block(revmap *m, uint32_t block, const uint32_t *where, uint64_
     return true;
 }
 
-/* Records where[i] (i | mark) in the rows of the units it points at: a
+/* Records where[i] ^ flip (i | mark) in the rows of the units it points at: a
  * block's fill row is its own when it is being filled, else the sink row.
  * Branch-free, as whether an entry's block is being filled is a coin toss
  * the processor would mispredict. */
-static void fill(revmap *m, const uint32_t *where, uint64_t n, uint32_t mark)
+static void fill(revmap *m, const uint32_t *where, uint32_t flip, uint64_t n, uint32_t mark)
 {
     const uint32_t U = m->units_per_block;
     for (uint64_t i = 0; i < n; i++) {
-        uint32_t ppa = where[i];
+        uint32_t ppa = where[i] ^ flip;
         if (ppa == REVMAP_NONE) continue;
         uint32_t block = revmap_block_of(m, ppa);
         m->holds[(uint64_t)m->fill_row[block] * U + (ppa - block * U)] = (uint32_t)i | mark;
@@ -118,8 +119,8 @@ void revmap_refill(revmap *m, const uint32_t *cover, uint32_t n, const revmap_ta
         fresh++;
     }
     if (fresh) {
-        fill(m, t->l2p, t->l2p_units, 0);
-        if (t->map_units) fill(m, t->map_loc, t->map_units, t->map_bit);
+        fill(m, t->l2p, t->l2p_flip, t->l2p_units, 0);
+        if (t->map_units) fill(m, t->map_loc, 0, t->map_units, t->map_bit);
     }
     memset(m->wanted, 0, m->blocks);
     m->refills++;

@@ -94,7 +94,8 @@ void revmap_drop(revmap *m, uint32_t block);
  * other. False, changing nothing, when no slot is free. */
 bool revmap_fill_block(revmap *m, uint32_t block, const uint32_t *where, uint64_t n, uint32_t mark);
 
-/* The tables revmap_refill reads: logical unit -> physical unit, and the
+/* The tables revmap_refill reads: logical unit -> physical unit (each
+ * entry XORed with l2p_flip: the FTL stores them complemented), and the
  * DRAM-less mapping's translation unit -> physical unit (map_units 0 when
  * there is none), whose entries are recorded with map_bit set. */
 typedef struct revmap_tables {
@@ -102,6 +103,7 @@ typedef struct revmap_tables {
     uint64_t l2p_units;
     const uint32_t *map_loc;
     uint32_t map_units, map_bit;
+    uint32_t l2p_flip;
 } revmap_tables;
 
 /* Covers exactly cover[0..n) (n at most the slots, no block twice): blocks

@@ -19,9 +19,10 @@ void *bigmem_alloc(size_t bytes)
     size_t size = rounded(bytes);
     char *raw = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return NULL;
-    char *p = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
-    if (p > raw) munmap(raw, (size_t)(p - raw));
-    if (p + size < raw + size + HUGE_PAGE) munmap(p + size, (size_t)(raw + size + HUGE_PAGE - (p + size)));
+    size_t head = (HUGE_PAGE - (uintptr_t)raw % HUGE_PAGE) % HUGE_PAGE; /* pages, as mmap gives */
+    char *p = raw + head;
+    if (head) munmap(raw, head);
+    munmap(p + size, HUGE_PAGE - head);
 #ifdef MADV_HUGEPAGE
     madvise(p, size, MADV_HUGEPAGE); /* advice only: failure changes nothing */
 #endif

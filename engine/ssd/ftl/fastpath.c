@@ -169,10 +169,10 @@ uint64_t ftl_collect_now(ftl *f, uint32_t die)
     return moved;
 }
 
-/* Stage 0 fetches table[i] (a place in flash); stage 1, later, the valid
- * bits and block record of the place it names, which a change of the
- * entry invalidates. */
-/* flip: XORed with the entry (the mapping table's are complemented). */
+/* Stage 0 fetches table[i] (a place in flash, XORed with flip: the mapping
+ * table's entries are complemented); stage 1, later, the valid bits and
+ * block record of the place it names, which a change of the entry
+ * invalidates. */
 static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t flip, uint32_t i, int stage)
 {
     if (stage == 0) {

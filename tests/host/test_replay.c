@@ -73,6 +73,17 @@ static run replay(const char *trace, const char *const *sets)
 
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* A trace file of the test's own, at a name made from the template path
+ * (which it fills in), open for writing. */
+static FILE *new_trace(char *path)
+{
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert_not_null(f);
+    return f;
+}
+
 /* Every record is served, with its bytes (widened to 4 KiB units). */
 Test(replay, afap_replays_every_record)
 {
@@ -125,9 +136,7 @@ Test(replay, lba_mapping_modes)
 Test(replay, trims_from_a_trace)
 {
     char path[] = "/tmp/ssdlab-replay-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    FILE *f = new_trace(path);
     /* timed, a second apart: the written data is in flash when it is
      * trimmed, and the untrimmed unit is read from flash */
     fputs("fio version 3 iolog\n0 /dev/x add\n0 /dev/x write 0 1048576\n1000 /dev/x trim 0 524288\n"
@@ -244,9 +253,7 @@ Test(replay, start_record_and_loop)
 static const char *two_disks(char *path)
 {
     strcpy(path, "/tmp/ssdlab-devices-XXXXXX");
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    FILE *f = new_trace(path);
     fputs("10000,h,0,Write,400000000,4096,1\n20000,h,1,Write,400000000,4096,1\n", f);
     fclose(f);
     return path;
@@ -295,9 +302,7 @@ Test(replay, devices_need_a_layout)
 Test(replay, scale_keeps_alignment)
 {
     char path[] = "/tmp/ssdlab-scale-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    FILE *f = new_trace(path);
     for (int i = 0; i < 1000; i++) fprintf(f, "%d,h,0,Write,%llu,4096,1\n", 10000 + i, (unsigned long long)i * 7 * 4096 * 1000);
     fclose(f);
     run x = replay(path, LIST("workload.replay=afap", "workload.lba_map=scale", "workload.precondition=fill"));
@@ -331,9 +336,7 @@ Test(replay, compact_packs_the_footprint_from_zero)
 Test(replay, compact_packs_the_devices_replayed)
 {
     char path[] = "/tmp/ssdlab-compact-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    FILE *f = new_trace(path);
     fputs("10000,h,0,Write,409600000,8192,1\n20000,h,1,Write,409600000,4096,1\n"
           "30000,h,1,Write,1073741824,4096,1\n40000,h,2,Write,2147483648,4096,1\n", f);
     fclose(f);

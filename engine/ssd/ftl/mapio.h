@@ -50,10 +50,11 @@ bool mapio_ready(mapio *m, ssdlab_request *r, uint32_t lpn, uint32_t n);
 /* What the next evictions from the cache touch, fetched ahead (after each
  * insertion). Changes nothing. */
 void mapio_prefetch_evictions(const mapio *m);
+/* The translation unit that holds logical unit lpn's mapping entry. */
+static inline uint32_t mapio_page_of(const mapio *m, uint32_t lpn) { return divide(m->p->map_page_of, lpn); }
 /* Asks the cache for where logical unit lpn's translation unit is, which
  * mapio_ready reads when the unit is not cached: a command's admission
  * calls it, as it fetches the mapping entry. Changes nothing. */
-static inline uint32_t mapio_page_of(const mapio *m, uint32_t lpn) { return divide(m->p->map_page_of, lpn); }
 static inline void mapio_prefetch_place(const mapio *m, uint32_t lpn)
 {
     if (m->p->map_cached) __builtin_prefetch(&m->f->map_loc[mapio_page_of(m, lpn)]);

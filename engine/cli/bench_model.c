@@ -4,6 +4,8 @@
  * replay from ssdlab's binary format and from CSV. Each case runs in a
  * child process of its own, so that its peak memory is its own. */
 #include <getopt.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@
 #include "workload.h"
 
 static const char model_help[] =
-    "Usage: ssdlab bench model [--cases LIST] [-d DRIVE] [--set KEY=VALUE]...\n\n"
+    "Usage: ssdlab bench model [--cases LIST] [--rounds N] [-d DRIVE] [--set KEY=VALUE]...\n\n"
     "Speed and memory of the SSD model on an 8-channel NVMe drive (BiCS3-like TLC)\n"
     "at 128 GiB, 512 GiB and 2 TiB of flash: 4 KiB random read at QD 32 on a filled\n"
     "drive; 4 KiB random write at QD 32 in GC steady state (fast-path\n"
@@ -39,7 +41,11 @@ static const char model_help[] =
     "and for writes the mapping units programmed (host, GC, mapping) in millions\n"
     "per wall second: the model's work, which the host rate hides where WA differs.\n"
     "The traces (about 300 MB) are written to $TMPDIR (else /tmp) and removed.\n\n"
-    "  --cases LIST   the cases to run, by number (1-10, comma-separated); all by default\n";
+    "  --cases LIST   the cases to run, by number (1-10, comma-separated); all by default\n"
+    "  --rounds N     run the cases N times over, in turn (default 1), then print each\n"
+    "                 case's median rate and the median of its rounds' ratios: each\n"
+    "                 round's case against its 128 GiB case of that round, run just\n"
+    "                 before it, so that the machine's drift over the rounds cancels\n";
 
 /* The bench drive at 128 GiB of flash (32 dies of 4 GiB), before any -d
  * file or --set; the larger sizes change dies and blocks. */
@@ -265,7 +271,39 @@ static int parse_cases(const char *list, bool chosen[CASES])
     return EXIT_OK;
 }
 
-static int run_cases(const cli_config_args *args, const bool chosen[CASES])
+enum { MOST_ROUNDS = 100 };
+
+static double median(double *x, size_t n)
+{
+    gsl_sort(x, 1, n);
+    return gsl_stats_median_from_sorted_data(x, 1, n);
+}
+
+/* Each case's rates over the rounds: the median and the spread, and the
+ * median of its ratios to its 128 GiB case, each of one round. */
+static void print_medians(const bool chosen[CASES], double rate[][CASES], int rounds)
+{
+    printf("\nover %d rounds: median sim IO/s wall (lowest - highest), and the median of the rounds' ratios to "
+           "the 128 GiB case\n",
+           rounds);
+    for (int i = 0; i < CASES; i++) {
+        if (!chosen[i]) continue;
+        int base = cases[i].base ? cases[i].base - 1 : i;
+        double x[MOST_ROUNDS], ratio[MOST_ROUNDS];
+        size_t n = 0, ratios = 0;
+        for (int r = 0; r < rounds; r++) {
+            if (rate[r][i] > 0) x[n++] = rate[r][i];
+            if (rate[r][i] > 0 && rate[r][base] > 0) ratio[ratios++] = rate[r][i] / rate[r][base];
+        }
+        if (!n) continue;
+        double mid = median(x, n); /* sorts x */
+        char ratio_text[16] = "     -"; /* its 128 GiB case did not run */
+        if (chosen[base] && ratios) snprintf(ratio_text, sizeof ratio_text, "%6.2f", median(ratio, ratios));
+        printf("%-30s %12.0f (%.0f - %.0f) %s\n", cases[i].name, mid, x[0], x[n - 1], ratio_text);
+    }
+}
+
+static int run_cases(const cli_config_args *args, const bool chosen[CASES], int rounds)
 {
     const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
     char dir[3000], binary[4096], csv[4096];
@@ -278,16 +316,22 @@ static int run_cases(const cli_config_args *args, const bool chosen[CASES])
     printf("ssdlab bench model: 8 channels; peak memory is each case's own process's (resident), in all and per 4 KiB of flash\n");
     printf("%-30s %7s %9s %12s %10s %8s %12s %6s %7s %9s %7s %6s %7s\n", "case", "open s", "precond s", "sim IOPS", "requests", "run s",
            "sim IO/s wall", "vs 128G", "WA", "peak GiB", "B/4KiB", "rounds", "M prog/s");
-    double rate[CASES] = {0};
+    static double rate[MOST_ROUNDS][CASES];
+    memset(rate, 0, sizeof rate);
     int rc = EXIT_OK;
-    for (int i = 0; i < CASES && rc == EXIT_OK; i++) {
-        if (!chosen[i]) continue;
-        const char *trace = cases[i].trace == BINARY_TRACE ? binary : cases[i].trace == CSV_TRACE ? csv : NULL;
-        int base = cases[i].base ? cases[i].base - 1 : i;
-        case_figures f = fork_case(args, &cases[i], trace, base == i ? 0 : rate[base] > 0 ? rate[base] : -1);
-        rate[i] = f.rate;
-        if (!f.ok) rc = EXIT_FAILED;
+    for (int r = 0; r < rounds && rc == EXIT_OK; r++) {
+        if (rounds > 1) printf("round %d of %d\n", r + 1, rounds);
+        for (int i = 0; i < CASES && rc == EXIT_OK; i++) {
+            if (!chosen[i]) continue;
+            const char *trace = cases[i].trace == BINARY_TRACE ? binary : cases[i].trace == CSV_TRACE ? csv : NULL;
+            int base = cases[i].base ? cases[i].base - 1 : i;
+            double base_rate = rate[r][base];
+            case_figures f = fork_case(args, &cases[i], trace, base == i ? 0 : base_rate > 0 ? base_rate : -1);
+            rate[r][i] = f.rate;
+            if (!f.ok) rc = EXIT_FAILED;
+        }
     }
+    if (rc == EXIT_OK && rounds > 1) print_medians(chosen, rate, rounds);
     if (traces) {
         unlink(binary);
         unlink(csv);
@@ -299,16 +343,17 @@ static int run_cases(const cli_config_args *args, const bool chosen[CASES])
 int bench_model(int argc, char **argv)
 {
     static const struct option opts[] = {CLI_CONFIG_OPTIONS, {"cases", required_argument, NULL, OPT_CASES},
-                                         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+                                         {"rounds", required_argument, NULL, OPT_ROUNDS}, {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     cli_config_args args = {0};
     bool chosen[CASES];
     memset(chosen, 0, sizeof chosen);
     int opt, rc = EXIT_OK;
-    const char *list = NULL;
+    const char *list = NULL, *rounds_text = "1";
     while ((opt = getopt_long(argc, argv, "d:c:w:h", opts, NULL)) != -1) {
         if (cli_config_option(&args, opt, optarg)) continue;
-        if (opt == OPT_CASES) {
-            list = optarg;
+        if (opt == OPT_CASES || opt == OPT_ROUNDS) {
+            *(opt == OPT_CASES ? &list : &rounds_text) = optarg;
             continue;
         }
         cli_config_args_free(&args);
@@ -319,7 +364,11 @@ int bench_model(int argc, char **argv)
     if (rc == EXIT_OK && list) rc = parse_cases(list, chosen);
     if (!list)
         for (int i = 0; i < CASES; i++) chosen[i] = true;
-    if (rc == EXIT_OK) rc = run_cases(&args, chosen);
+    char *end;
+    long rounds = strtol(rounds_text, &end, 10);
+    if (rc == EXIT_OK && (end == rounds_text || *end || rounds < 1 || rounds > MOST_ROUNDS))
+        rc = cli_usage_error("bench model", "--rounds '%s': expected a whole number from 1 to %d", rounds_text, MOST_ROUNDS);
+    if (rc == EXIT_OK) rc = run_cases(&args, chosen, (int)rounds);
     cli_config_args_free(&args);
     return rc;
 }

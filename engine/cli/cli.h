@@ -29,7 +29,7 @@ typedef struct cli_config_args {
 /* getopt_long option values of the shared options. */
 enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES,
        OPT_REQUESTS, OPT_NO_PROGRESS, OPT_ONLY, OPT_NO_PLOTS, OPT_TARGETS, OPT_REUSE, OPT_NO_RUN, OPT_TESTS, OPT_MAX_MEMORY,
-       OPT_TIME_UNIT, OPT_COLUMNS, OPT_ALONE, OPT_CASES };
+       OPT_TIME_UNIT, OPT_COLUMNS, OPT_ALONE, OPT_CASES, OPT_ROUNDS };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \

@@ -114,6 +114,61 @@ Test(cli, bench_model_runs_a_chosen_case)
     expect_exit(2, "--cases '11': expected case numbers 1 to 10, comma-separated", "bench model --cases 11");
 }
 
+/* The line of `case` in `text` from `from` on: its wall rate and its ratio
+ * to its 128 GiB case; returns where the line ends. */
+static const char *bench_line(const char *from, const char *name, double *wall, double *ratio, double *iops)
+{
+    const char *line = strstr(from, name);
+    cr_assert(line, "no '%s' after: %s", name, from);
+    double open, pre, run;
+    unsigned long long n;
+    cr_assert_eq(sscanf(line + 30, "%lf %lf %lf %llu %lf %lf %lf", &open, &pre, iops, &n, &run, wall, ratio), 7, "%s", line);
+    return strchr(line, '\n');
+}
+
+/* bench model --rounds 3: the cases run three times over, in turn; the
+ * simulated figures are the same every round, and the summary is each
+ * case's median rate and the median of its rounds' ratios, each to the
+ * 128 GiB case of its round. Case 4 (512 GiB read) is case 1 here, both
+ * cut to a 6 GB drive, so that the ratio has a base. */
+Test(cli, bench_model_rounds_give_medians)
+{
+    output *o = expect_exit(0, "",
+                            "bench model --cases 1,4 --rounds 3 --set nand.blocks_per_plane=24 --set drive.user_capacity=6GB "
+                            "--set workload.requests=20000");
+    double read[3], ratio[3], iops[3], wall, r, same;
+    const char *at = o->out;
+    for (int k = 0; k < 3; k++) {
+        char round[32];
+        snprintf(round, sizeof round, "round %d of 3", k + 1);
+        cr_assert(at && (at = strstr(at, round)), "%s", o->out);
+        at = bench_line(at, "4KiB random read QD32", &read[k], &r, &same);
+        cr_assert_float_eq(r, 1.0, 1e-9);
+        at = bench_line(at, "512GiB: random read QD32", &wall, &ratio[k], &iops[k]);
+        cr_assert_float_eq(iops[k], same, 0.5, "%s", o->out); /* the same case: the same simulated rate */
+        cr_assert(fabs(ratio[k] - wall / read[k]) < 0.006, "%s", o->out);
+    }
+    cr_assert_float_eq(iops[0], iops[2], 0.5, "%s", o->out);
+    at = strstr(at, "over 3 rounds");
+    cr_assert(at, "%s", o->out);
+    double mid, lo, hi, mid_ratio;
+    const char *line = strstr(at, "4KiB random read QD32");
+    cr_assert(line && sscanf(line + 30, "%lf (%lf - %lf)", &mid, &lo, &hi) == 3, "%s", at);
+    double sorted[3] = {read[0], read[1], read[2]};
+    for (int i = 0; i < 2; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (sorted[j] < sorted[i]) same = sorted[i], sorted[i] = sorted[j], sorted[j] = same;
+    cr_assert(fabs(mid - sorted[1]) <= 1 && fabs(lo - sorted[0]) <= 1 && fabs(hi - sorted[2]) <= 1, "%s", at);
+    line = strstr(at, "512GiB: random read QD32");
+    cr_assert(line && sscanf(line + 30, "%lf (%lf - %lf) %lf", &mid, &lo, &hi, &mid_ratio) == 4, "%s", at);
+    double lowest = fmin(ratio[0], fmin(ratio[1], ratio[2])), highest = fmax(ratio[0], fmax(ratio[1], ratio[2]));
+    double middle = ratio[0] + ratio[1] + ratio[2] - lowest - highest;
+    cr_assert(fabs(mid_ratio - middle) < 0.006, "median ratio %.3f, rounds' ratios %.2f %.2f %.2f", mid_ratio, ratio[0],
+              ratio[1], ratio[2]);
+    expect_exit(2, "--rounds '0': expected a whole number from 1 to 100", "bench model --cases 3 --rounds 0");
+    expect_exit(2, "--rounds '101': expected a whole number from 1 to 100", "bench model --cases 3 --rounds 101");
+}
+
 /* The bench's steady write case is measured in GC's steady state: rounds
  * of its writes run first, until their write amplification is steady by
  * SNIA PTS's rule. On a small bench drive (36 GiB of flash, 30 GB user)

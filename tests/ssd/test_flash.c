@@ -202,6 +202,32 @@ Test(flash, units_are_programmed_at_completion)
     rig_close(&g);
 }
 
+/* A block filled by its last program, then erased, then filled by the
+ * preconditioning and cut back: each unit counts as programmed exactly
+ * while the block's count covers it (a read asks a bit per full block
+ * first, which must follow the count both ways). */
+Test(flash, a_full_block_counts_every_unit_until_erased)
+{
+    rig g;
+    rig_open(&g, NULL, NULL);
+    uint32_t upb = g.p.units_per_block, upp = g.p.units_per_program, block = 9, first = block * upb;
+    flash_set_programmed(&g.fl, block, upb - upp);
+    cr_assert_not(flash_programmed(&g.fl, first + upb - 1));
+    flash_submit(&g.fl, tagged(&g, TX_PROGRAM, first + upb - upp, upp, 1));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert(flash_programmed(&g.fl, first) && flash_programmed(&g.fl, first + upb - 1), "the last program fills it");
+    cr_assert_not(flash_programmed(&g.fl, first + upb), "the next block holds nothing");
+    flash_submit(&g.fl, tagged(&g, TX_ERASE, first, 0, 2));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_not(flash_programmed(&g.fl, first) || flash_programmed(&g.fl, first + upb - 1), "an erase empties it");
+    flash_set_programmed(&g.fl, block, upb);
+    cr_assert(flash_programmed(&g.fl, first + upb - 1));
+    flash_set_programmed(&g.fl, block, 5);
+    cr_assert(flash_programmed(&g.fl, first + 4));
+    cr_assert_not(flash_programmed(&g.fl, first + 5), "no longer full: the count decides");
+    rig_close(&g);
+}
+
 /* FLIN-like, on the same queue: in units of their service times the read
  * has waited longest, then the program, then the erase. */
 Test(flash, flin_scheduler_balances_waits_by_service_time)

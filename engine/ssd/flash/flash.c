@@ -347,7 +347,7 @@ static void end_long_op(flash *fl, txn *t, uint32_t programmed)
     flash_die *ds = &fl->dies[t->die];
     uint32_t die = t->die;
     ds->active = NULL;
-    fl->programmed[t->block] = programmed;
+    flash_set_programmed(fl, t->block, programmed);
     ds->busy = false;
     ds->busy_until = sim_now(fl->s);
     finish(fl, t);
@@ -386,7 +386,8 @@ int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datap
     fl->dies = calloc(p->dies, sizeof *fl->dies);
     fl->channel_free = calloc(p->channels, sizeof *fl->channel_free);
     fl->programmed = calloc(nblocks, sizeof *fl->programmed);
-    if (!fl->dies || !fl->channel_free || !fl->programmed || add_slab(fl)) return -1;
+    fl->full = calloc((nblocks + 63) / 64, sizeof *fl->full);
+    if (!fl->dies || !fl->channel_free || !fl->programmed || !fl->full || add_slab(fl)) return -1;
     if (media_init(&fl->med, p, power->ambient_c)) return -1;
     fl->on_read_sensed = sim_register_handler(s, "flash.read_sensed", on_read_sensed, fl);
     fl->on_read_ready = sim_register_handler(s, "flash.read_ready", on_read_ready, fl);
@@ -403,6 +404,7 @@ void flash_free(flash *fl)
     free(fl->dies);
     free(fl->channel_free);
     free(fl->programmed);
+    free(fl->full);
     media_free(&fl->med);
 }
 

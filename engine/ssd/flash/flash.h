@@ -84,6 +84,10 @@ typedef struct flash {
     flash_die *dies;
     sim_time_t *channel_free;
     uint32_t *programmed; /* per block: units whose program completed */
+    /* per block, a bit: every unit programmed. A read asks it first: at
+     * 2 TiB `programmed` (700 KB) misses the core's cache, the bits
+     * (21 KB) do not, and nearly every block read is full. */
+    uint64_t *full;
     uint64_t seq;
     txn *free_txns;
     txn **slabs;
@@ -119,10 +123,18 @@ void flash_submit(flash *fl, txn *t);
 static inline bool flash_programmed(const flash *fl, uint32_t ppa)
 {
     uint32_t block = divide(fl->p->block_of_unit, ppa);
+    if (fl->full[block >> 6] >> (block & 63) & 1) return true;
     return ppa - block * fl->p->units_per_block < fl->programmed[block];
 }
-/* Preconditioning: the block holds `units` programmed units. */
-static inline void flash_set_programmed(flash *fl, uint32_t block, uint32_t units) { fl->programmed[block] = units; }
+/* The block holds `units` programmed units: the preconditioning's, or
+ * where a program or an erase left it. */
+static inline void flash_set_programmed(flash *fl, uint32_t block, uint32_t units)
+{
+    fl->programmed[block] = units;
+    uint64_t bit = UINT64_C(1) << (block & 63);
+    if (units == fl->p->units_per_block) fl->full[block >> 6] |= bit;
+    else fl->full[block >> 6] &= ~bit;
+}
 /* After the fast path: the media state of a block erased `erases` times
  * that holds `units` programmed units (media_sync). */
 static inline void flash_sync_media(flash *fl, uint32_t block, uint32_t erases, uint32_t units)

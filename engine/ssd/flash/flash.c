@@ -59,7 +59,7 @@ static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, ui
 {
     uint64_t bytes = params_bus_bytes(fl->p, units);
     power_deposit(fl->power, (double)bytes * fl->power->bus_j_per_byte);
-    sim_time_t *free_at = &fl->channel_free[die / fl->p->dies_per_channel];
+    sim_time_t *free_at = &fl->channel_free[divide(fl->channel_of_die, die)];
     sim_time_t start = max_time(ready, *free_at);
     sim_time_t engines = datapath_pass(fl->dp, ecc, start, (uint64_t)units * fl->p->unit);
     sim_time_t end = max_time(start + params_bus_time(fl->p, bytes), engines);
@@ -69,17 +69,22 @@ static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, ui
 
 static bool block_slc(const flash *fl, uint32_t block) { return fl->blocks.slc(fl->blocks.ctx, block); }
 
-static sim_time_t read_time(const flash *fl, uint32_t ppa, bool slc)
+static uint32_t page_type_at(const flash *fl, uint32_t ppa, uint32_t block)
+{
+    return fl->page_type[ppa - block * fl->p->units_per_block];
+}
+
+static sim_time_t read_time(const flash *fl, uint32_t ppa, uint32_t block, bool slc)
 {
     if (slc) return fl->p->t_read_slc;
-    return fl->p->t_read[params_page_type(fl->p, ppa % fl->p->units_per_block)];
+    return fl->p->t_read[page_type_at(fl, ppa, block)];
 }
 
 static sim_time_t program_time(const flash *fl, uint32_t ppa, uint32_t block)
 {
     if (block_slc(fl, block)) return fl->p->t_prog_slc;
     if (fl->p->style == PROGRAM_ONE_SHOT) return fl->p->t_prog[0];
-    return fl->p->t_prog[params_page_type(fl->p, ppa % fl->p->units_per_block)];
+    return fl->p->t_prog[page_type_at(fl, ppa, block)];
 }
 
 /* --- dies ------------------------------------------------------------------ */
@@ -148,7 +153,7 @@ static void start_read(flash *fl, flash_die *ds, txn *t, double slow)
 {
     sim_time_t now = sim_now(fl->s);
     bool slc = block_slc(fl, t->block);
-    sim_time_t tr = (sim_time_t)((double)read_time(fl, t->ppa, slc) * slow) * sensings(fl, t);
+    sim_time_t tr = (sim_time_t)((double)read_time(fl, t->ppa, t->block, slc) * slow) * sensings(fl, t);
     media_count_read(&fl->med, t->block, sensings(fl, t));
     count_busy(ds, now, now + tr);
     ds->reads++;
@@ -387,7 +392,10 @@ int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datap
     fl->channel_free = calloc(p->channels, sizeof *fl->channel_free);
     fl->programmed = calloc(nblocks, sizeof *fl->programmed);
     fl->full = calloc((nblocks + 63) / 64, sizeof *fl->full);
-    if (!fl->dies || !fl->channel_free || !fl->programmed || !fl->full || add_slab(fl)) return -1;
+    fl->page_type = malloc(p->units_per_block);
+    if (!fl->dies || !fl->channel_free || !fl->programmed || !fl->full || !fl->page_type || add_slab(fl)) return -1;
+    for (uint32_t off = 0; off < p->units_per_block; off++) fl->page_type[off] = (uint8_t)params_page_type(p, off);
+    fl->channel_of_die = divider_of(p->dies_per_channel);
     if (media_init(&fl->med, p, power->ambient_c)) return -1;
     fl->on_read_sensed = sim_register_handler(s, "flash.read_sensed", on_read_sensed, fl);
     fl->on_read_ready = sim_register_handler(s, "flash.read_ready", on_read_ready, fl);
@@ -405,6 +413,7 @@ void flash_free(flash *fl)
     free(fl->channel_free);
     free(fl->programmed);
     free(fl->full);
+    free(fl->page_type);
     media_free(&fl->med);
 }
 

@@ -88,6 +88,10 @@ typedef struct flash {
      * 2 TiB `programmed` (700 KB) misses the core's cache, the bits
      * (21 KB) do not, and nearly every block read is full. */
     uint64_t *full;
+    /* per unit of a block, its page type (params_page_type), and each
+     * die's channel: an operation's time and transfer cost no division */
+    uint8_t *page_type;
+    divider channel_of_die;
     uint64_t seq;
     txn *free_txns;
     txn **slabs;

@@ -436,6 +436,7 @@ static int derive_geometry(ssd_params *p, const cfg *c, char *err, size_t errlen
     p->units_per_block = (uint32_t)units_per_block;
     p->block_of_unit = divider_of(p->units_per_block);
     p->blocks_per_die = p->blocks_per_plane;
+    p->die_of_block = divider_of(p->blocks_per_die);
     p->physical_units = (uint64_t)p->dies * p->blocks_per_die * p->units_per_block;
     if (p->physical_units >= UINT32_MAX)
         return fail(err, errlen, "the flash holds %llu mapping units; at most %llu fit the mapping table (raise 'ftl.mapping_unit')", (unsigned long long)(p->physical_units), (unsigned long long)(UINT32_MAX - 1));

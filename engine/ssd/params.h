@@ -133,6 +133,7 @@ typedef struct ssd_params {
     uint32_t units_per_block;   /* units in one multi-plane block */
     divider block_of_unit;   /* physical unit -> its block: divides by units_per_block */
     uint32_t blocks_per_die;    /* multi-plane blocks */
+    divider die_of_block;       /* block -> its die: divides by blocks_per_die (every read asks) */
     uint32_t min_blocks_per_die; /* the user data's share, GC's threshold and burst, open blocks, a static SLC cache */
     uint64_t logical_units, physical_units;
     uint32_t gc_threshold, gc_reserve, gc_burst, gc_burst_victims;

@@ -153,7 +153,7 @@ static inline int ftl_draw_endurance(ftl *f, gsl_rng *rng) { return retire_init(
 /* Physical unit id <-> (block, offset) */
 static inline uint32_t ftl_block_of(const ftl *f, uint32_t ppa) { return revmap_block_of(&f->rm, ppa); }
 static inline uint32_t ftl_offset_of(const ftl *f, uint32_t ppa) { return ppa - ftl_block_of(f, ppa) * f->p->units_per_block; }
-static inline uint32_t ftl_die_of_block(const ftl *f, uint32_t block) { return block / f->p->blocks_per_die; }
+static inline uint32_t ftl_die_of_block(const ftl *f, uint32_t block) { return divide(f->p->die_of_block, block); }
 static inline uint32_t ftl_die_of(const ftl *f, uint32_t ppa) { return ftl_die_of_block(f, ftl_block_of(f, ppa)); }
 
 /* Whether the die takes host writes now: not while it collects in a burst,

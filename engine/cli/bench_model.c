@@ -316,8 +316,7 @@ static int run_cases(const cli_config_args *args, const bool chosen[CASES], int 
     printf("ssdlab bench model: 8 channels; peak memory is each case's own process's (resident), in all and per 4 KiB of flash\n");
     printf("%-30s %7s %9s %12s %10s %8s %12s %6s %7s %9s %7s %6s %7s\n", "case", "open s", "precond s", "sim IOPS", "requests", "run s",
            "sim IO/s wall", "vs 128G", "WA", "peak GiB", "B/4KiB", "rounds", "M prog/s");
-    static double rate[MOST_ROUNDS][CASES];
-    memset(rate, 0, sizeof rate);
+    double rate[MOST_ROUNDS][CASES] = {{0}};
     int rc = EXIT_OK;
     for (int r = 0; r < rounds && rc == EXIT_OK; r++) {
         if (rounds > 1) printf("round %d of %d\n", r + 1, rounds);

@@ -125,5 +125,5 @@ int cmd_bench(int argc, char **argv)
     }
     if (strcmp(argv[1], "engine") == 0) return bench_engine(argc - 1, argv + 1);
     if (strcmp(argv[1], "model") == 0) return bench_model(argc - 1, argv + 1);
-    return cli_usage_error("bench", "unknown benchmark '%s'; expected 'engine'", argv[1]);
+    return cli_usage_error("bench", "unknown benchmark '%s'; expected 'engine' or 'model'", argv[1]);
 }

@@ -69,10 +69,11 @@ static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, ui
 
 static bool block_slc(const flash *fl, uint32_t block) { return fl->blocks.slc(fl->blocks.ctx, block); }
 
-static uint32_t page_type_at(const flash *fl, uint32_t ppa, uint32_t block)
-{
-    return fl->page_type[ppa - block * fl->p->units_per_block];
-}
+/* Where unit ppa lies in its block (a transaction's block is worked out
+ * once, in flash_txn): no division. */
+static uint32_t offset_in_block(const flash *fl, uint32_t ppa, uint32_t block) { return ppa - block * fl->p->units_per_block; }
+
+static uint32_t page_type_at(const flash *fl, uint32_t ppa, uint32_t block) { return fl->page_type[offset_in_block(fl, ppa, block)]; }
 
 static sim_time_t read_time(const flash *fl, uint32_t ppa, uint32_t block, bool slc)
 {
@@ -297,7 +298,7 @@ static void plan_ecc(flash *fl, txn *t)
 {
     const ssd_params *p = fl->p;
     uint32_t erases = fl->blocks.erase_count(fl->blocks.ctx, t->block);
-    double rber = media_block_rber(&fl->med, p, t->block, t->ppa % p->units_per_block, erases,
+    double rber = media_block_rber(&fl->med, p, t->block, offset_in_block(fl, t->ppa, t->block), erases,
                                    block_slc(fl, t->block), sim_now(fl->s));
     uint32_t codewords = t->units * (p->unit / p->media.codeword_bytes);
     media_outcome o = media_decide(&p->media, rber, codewords, gsl_rng_uniform(fl->ecc_rng));
@@ -364,7 +365,7 @@ static void on_program_done(sim *s, void *ctx, void *obj, uint64_t arg)
     (void)s, (void)arg;
     flash *fl = ctx;
     txn *t = obj;
-    uint32_t end = t->ppa % fl->p->units_per_block + t->units;
+    uint32_t end = offset_in_block(fl, t->ppa, t->block) + t->units;
     media_programmed(&fl->med, t->block, sim_now(s));
     fl->programs_pending--;
     end_long_op(fl, t, fl->programmed[t->block] > end ? fl->programmed[t->block] : end);

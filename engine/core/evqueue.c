@@ -1,5 +1,6 @@
 #include "evqueue.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,10 @@ int evq_init(evq *q, uint32_t reserve)
 {
     memset(q, 0, sizeof *q);
     if (reserve > EVQ_MAX_PENDING) reserve = EVQ_MAX_PENDING;
+    q->far_floor = SIM_TIME_MAX;
+    q->nodes = malloc(((size_t)reserve + 1) * sizeof *q->nodes);
+    if (!q->nodes) return -1;
+    q->node_cap = reserve;
     return add_slab(q, reserve / EVQ_CHUNK_EVENTS + 16);
 }
 
@@ -62,10 +67,11 @@ void evq_free(evq *q)
 {
     for (uint32_t i = 0; i < q->slab_count; i++) free(q->slabs[i]);
     free(q->tickets);
+    free(q->nodes);
     memset(q, 0, sizeof *q);
 }
 
-size_t evq_capacity(const evq *q) { return q->chunk_count * EVQ_CHUNK_EVENTS + q->ticket_cap; }
+size_t evq_capacity(const evq *q) { return q->node_cap + q->chunk_count * EVQ_CHUNK_EVENTS + q->ticket_cap; }
 
 static inline int bucket_of(const evq *q, sim_time_t t)
 {
@@ -179,13 +185,125 @@ static int into_front(evq *q, const evq_event *e)
     return 0;
 }
 
-static int push(evq *q, const evq_event *e)
+static int far_push(evq *q, const evq_event *e)
 {
-    if (q->stored >= EVQ_MAX_PENDING) return -1;
     if (e->time < q->last && rebucket(q, e->time)) return -1;
     if (e->time <= q->run_last ? into_front(q, e) : append(q, bucket_of(q, e->time), e)) return -1;
+    if (e->time < q->far_floor) q->far_floor = e->time;
+    q->far_stored++;
+    return 0;
+}
+
+/* --- the near part: the wheel ---------------------------------------------- */
+
+static uint32_t take_node(evq *q)
+{
+    if (q->free_node) {
+        uint32_t n = q->free_node;
+        q->free_node = q->nodes[n].next;
+        return n;
+    }
+    if (__builtin_expect(q->node_used == q->node_cap, 0)) {
+        uint32_t cap = q->node_cap;
+        if (grow_array((void **)&q->nodes, &cap, q->node_cap + 2, sizeof *q->nodes, 64)) return 0;
+        q->node_cap = cap - 1; /* node 0 is never used */
+    }
+    return ++q->node_used;
+}
+
+static inline void release_node(evq *q, uint32_t n)
+{
+    q->nodes[n].next = q->free_node;
+    q->free_node = n;
+}
+
+/* After the events of its time already in the slot: at the tail (the
+ * common case) or, for an earlier time, where the slot's order puts it. */
+static int near_push(evq *q, const evq_event *e, uint32_t i)
+{
+    uint32_t n = take_node(q);
+    if (!n) return -1;
+    evq_node *nodes = q->nodes;
+    nodes[n] = (evq_node){.event = *e, .next = 0};
+    evq_slot *s = &q->slot[i];
+    if (!s->head) {
+        s->head = s->tail = n;
+        q->slot_bits[i >> 6] |= UINT64_C(1) << (i & 63);
+        q->slot_words |= UINT64_C(1) << (i >> 6);
+    } else if (nodes[s->tail].event.time <= e->time) {
+        nodes[s->tail].next = n;
+        s->tail = n;
+    } else {
+        uint32_t prev = 0, k = s->head; /* the tail is later, so the walk ends */
+        while (nodes[k].event.time <= e->time) prev = k, k = nodes[k].next;
+        nodes[n].next = k;
+        if (prev) nodes[prev].next = n;
+        else s->head = n;
+    }
+    q->near_stored++;
+    return 0;
+}
+
+/* The first slot holding events, in time order: from the cursor's slot to
+ * the wheel's end, then from its start. The wheel must not be empty. */
+static inline uint32_t near_first_slot(const evq *q)
+{
+    uint32_t from = (uint32_t)(q->cursor & (EVQ_WHEEL_SLOTS - 1)), w = from >> 6;
+    uint64_t here = q->slot_bits[w] & (~UINT64_C(0) << (from & 63));
+    if (here) return (w << 6) | (uint32_t)__builtin_ctzll(here);
+    uint64_t words = w < 63 ? q->slot_words & (~UINT64_C(0) << (w + 1)) : 0;
+    if (!words) words = q->slot_words;
+    uint32_t next = (uint32_t)__builtin_ctzll(words);
+    return (next << 6) | (uint32_t)__builtin_ctzll(q->slot_bits[next]);
+}
+
+/* Unlinks the first node of slot i and returns it (still allocated). */
+static inline uint32_t near_unlink_head(evq *q, uint32_t i)
+{
+    evq_slot *s = &q->slot[i];
+    uint32_t n = s->head;
+    s->head = q->nodes[n].next;
+    if (!s->head) {
+        s->tail = 0;
+        q->slot_bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+        if (!q->slot_bits[i >> 6]) q->slot_words &= ~(UINT64_C(1) << (i >> 6));
+    }
+    q->near_stored--;
+    return n;
+}
+
+static inline bool ticket_cancelled(const evq *q, uint32_t ticket)
+{
+    return ticket && q->tickets[ticket - 1].state == TICKET_CANCELLED;
+}
+
+static void release_ticket(evq *q, uint32_t t);
+
+/* The slot of the earliest live near event, dropping cancelled ones on the
+ * way; -1 when the wheel holds none. */
+static int near_front(evq *q)
+{
+    while (q->near_stored) {
+        uint32_t i = near_first_slot(q);
+        const evq_event *e = &q->nodes[q->slot[i].head].event;
+        if (!ticket_cancelled(q, e->ticket)) return (int)i;
+        release_ticket(q, e->ticket - 1);
+        release_node(q, near_unlink_head(q, i));
+    }
+    return -1;
+}
+
+/* Near while the time's slot is within the wheel's reach of the cursor; a
+ * time before the cursor (not allowed) wraps to a large distance and goes
+ * far, where the radix heap places it again. */
+static int push(evq *q, const evq_event *e)
+{
+    if (q->near_stored + q->far_stored >= EVQ_MAX_PENDING) return -1;
+    uint64_t ahead = (e->time >> EVQ_WHEEL_SHIFT) - q->cursor;
+    int rc = ahead < EVQ_WHEEL_SLOTS ? near_push(q, e, (uint32_t)(e->time >> EVQ_WHEEL_SHIFT) & (EVQ_WHEEL_SLOTS - 1))
+                                     : far_push(q, e);
+    if (rc) return -1;
     q->live++;
-    q->stored++;
     return 0;
 }
 
@@ -287,7 +405,7 @@ static bool settle(evq *q)
                 if (!t || q->tickets[t - 1].state != TICKET_CANCELLED) return true;
                 release_ticket(q, t - 1);
                 b0->read++;
-                q->stored--;
+                q->far_stored--;
                 continue;
             }
             b0->head = c->next;
@@ -299,7 +417,19 @@ static bool settle(evq *q)
     }
 }
 
-int evq_pop_until(evq *q, sim_time_t limit, evq_event *out)
+/* The earliest time stored far, cancelled events included, without
+ * moving `last` (a later far push below it would place every entry again). */
+static sim_time_t far_least(const evq *q)
+{
+    const evq_bucket *b0 = &q->bucket[0];
+    uint32_t read = b0->read;
+    for (const evq_chunk *c = b0->head; c; c = c->next, read = 0)
+        if (read < c->count) return c->events[read].time;
+    int b = lowest_nonempty(q);
+    return b ? q->bucket[b].least : SIM_TIME_MAX;
+}
+
+static int far_pop_until(evq *q, sim_time_t limit, evq_event *out)
 {
     if (!settle(q)) return 0;
     evq_bucket *b0 = &q->bucket[0];
@@ -308,15 +438,56 @@ int evq_pop_until(evq *q, sim_time_t limit, evq_event *out)
     *out = *top;
     if (top->ticket) release_ticket(q, top->ticket - 1);
     b0->read++;
+    q->far_stored--;
+    return 1;
+}
+
+/* --- both parts ------------------------------------------------------------- */
+
+int evq_pop_until(evq *q, sim_time_t limit, evq_event *out)
+{
+    int slot = near_front(q);
+    sim_time_t near = slot < 0 ? SIM_TIME_MAX : q->nodes[q->slot[slot].head].event.time;
+    sim_time_t bound = slot < 0 || limit < near ? limit : near;
+    int far = q->far_stored ? -1 : 0; /* as far_pop_until answers: -1 later than bound, 0 nothing live */
+    /* The far part wins equal times: its events were pushed first. With
+     * the wheel empty it is asked even when later than the limit, so that
+     * its cancelled events are dropped and 0 means nothing live, as ever. */
+    if (q->far_stored && (slot < 0 || q->far_floor <= bound)) {
+        far = far_pop_until(q, bound, out);
+        q->far_floor = q->far_stored ? far_least(q) : SIM_TIME_MAX;
+        if (far == 1) {
+            q->cursor = out->time >> EVQ_WHEEL_SHIFT;
+            q->live--;
+            return 1;
+        }
+    }
+    if (slot < 0) return far;
+    if (near > limit) return -1;
+    uint32_t n = near_unlink_head(q, (uint32_t)slot);
+    *out = q->nodes[n].event;
+    release_node(q, n);
+    if (out->ticket) release_ticket(q, out->ticket - 1);
+    q->cursor = near >> EVQ_WHEEL_SHIFT;
     q->live--;
-    q->stored--;
     return 1;
 }
 
 bool evq_peek_time(evq *q, sim_time_t *time)
 {
-    if (!settle(q)) return false;
-    *time = q->bucket[0].head->events[q->bucket[0].read].time;
+    int slot = near_front(q);
+    sim_time_t near = slot < 0 ? SIM_TIME_MAX : q->nodes[q->slot[slot].head].event.time;
+    if (q->far_stored && (slot < 0 || q->far_floor <= near)) {
+        bool far_live = settle(q);
+        q->far_floor = q->far_stored ? far_least(q) : SIM_TIME_MAX;
+        sim_time_t far = far_live ? q->bucket[0].head->events[q->bucket[0].read].time : SIM_TIME_MAX;
+        if (far_live && (slot < 0 || far <= near)) {
+            *time = far;
+            return true;
+        }
+    }
+    if (slot < 0) return false;
+    *time = near;
     return true;
 }
 

@@ -1,20 +1,31 @@
-/* Pending-event set of the simulator: a radix heap with 8-bit digits
- * (Ahuja, Mehlhorn, Orlin and Tarjan 1990; multi-level buckets as in
- * Cherkassky, Goldberg and Silverstein 1999).
+/* Pending-event set of the simulator, in two parts.
  *
- * A radix heap needs monotone keys (nothing is scheduled before the last
- * event taken out), which a discrete-event simulation guarantees. Its
- * buckets are plain arrays read and written in order, so it stays fast when
- * a million events are pending, where a binary heap's random accesses miss
- * the cache at every level. Buckets keep insertion order and equal-time
- * events always share a bucket, so equal-time events leave in insertion
- * order and a run is deterministic.
+ * The near part is a timing wheel: EVQ_WHEEL_SLOTS slots of
+ * 2^EVQ_WHEEL_SHIFT ns each, reaching about a millisecond past the last
+ * event popped, each slot a short list in (time, insertion) order. An SSD's
+ * events fall there: firmware steps, transfers and array reads are
+ * microseconds away, programs and erases a few milliseconds at most, and a
+ * few dozen are pending, so most slots hold none or one and an event costs
+ * a bit set, a link and a bit search.
  *
- * Events are stored whole in the buckets. A bucket is a list of fixed-size
- * chunks drawn from one shared pool, so memory follows the number of pending
- * events, not the history of each bucket, and the pool grows only when the
- * number of pending events reaches a new high: steady-state scheduling
- * allocates nothing.
+ * The far part takes every event past the wheel's reach: a radix heap with
+ * 8-bit digits (Ahuja, Mehlhorn, Orlin and Tarjan 1990; multi-level buckets
+ * as in Cherkassky, Goldberg and Silverstein 1999). A radix heap needs
+ * monotone keys (nothing is scheduled before the last event taken out),
+ * which a discrete-event simulation guarantees. Its buckets are plain
+ * arrays read and written in order, so it stays fast when a million events
+ * are pending, where a binary heap's random accesses miss the cache at every
+ * level. Buckets keep insertion order and equal-time events always share a
+ * bucket.
+ *
+ * Equal times leave in insertion order, across the parts too: an event
+ * goes far only while its time lies past the wheel's reach, and the reach
+ * only moves forward, so every far event of a time was pushed before any
+ * near one of that time, and the far part wins ties. A run is deterministic.
+ *
+ * Events are stored whole. The wheel's nodes and the heap's chunks come
+ * from pools that grow only when the number of pending events reaches a new
+ * high: steady-state scheduling allocates nothing.
  * An event that may be cancelled also takes a ticket from a pool; the
  * handle names the ticket and its generation, so a stale handle never
  * cancels a reused ticket. Cancellation is lazy: the event is dropped when
@@ -72,8 +83,35 @@ typedef struct evq_ticket {
     uint32_t state; /* TICKET_LIVE, TICKET_CANCELLED, or next free ticket + 1 */
 } evq_ticket;
 
+/* The wheel: a slot spans 256 ns; 4096 slots reach 1.05 ms ahead. */
+#define EVQ_WHEEL_SHIFT 8
+#define EVQ_WHEEL_BITS 12
+#define EVQ_WHEEL_SLOTS (1u << EVQ_WHEEL_BITS)
+
+typedef struct evq_node {
+    evq_event event;
+    uint32_t next; /* the slot's next node; 0 = none (node 0 is never used) */
+} evq_node;
+
+typedef struct evq_slot {
+    uint32_t head, tail; /* 0 = empty */
+} evq_slot;
+
 typedef struct evq {
-    sim_time_t last; /* every pending time is >= last */
+    /* the near part: slot (time >> EVQ_WHEEL_SHIFT) mod EVQ_WHEEL_SLOTS
+     * holds the events of that slot number, which lies in [cursor, cursor +
+     * EVQ_WHEEL_SLOTS) */
+    uint64_t cursor;                             /* slot number of the last event popped */
+    uint64_t slot_words;                         /* bit w set when slot_bits[w] != 0 */
+    uint64_t slot_bits[EVQ_WHEEL_SLOTS / 64];    /* bit i set when slot i holds events */
+    evq_slot slot[EVQ_WHEEL_SLOTS];
+    evq_node *nodes;
+    uint32_t node_cap, node_used, free_node; /* free_node: first free node, 0 = none */
+    uint32_t near_stored, far_stored;        /* events in each part, cancelled ones included */
+    sim_time_t far_floor;                    /* no far event is earlier (SIM_TIME_MAX: none) */
+
+    /* the far part */
+    sim_time_t last; /* every far time is >= last */
     /* Bucket 0 holds every pending time <= run_last, in time order (equal
      * times in insertion order): either times equal to last only, or the
      * events of a small bucket sorted once, whose range ends at run_last. */
@@ -93,7 +131,6 @@ typedef struct evq {
     uint32_t ticket_cap;
     uint32_t free_ticket;  /* first free ticket + 1; 0 = none */
     uint32_t live;         /* pending, not cancelled */
-    uint32_t stored;       /* in buckets, cancelled ones included */
 } evq;
 
 int evq_init(evq *q, uint32_t reserve);
@@ -106,7 +143,7 @@ int evq_push(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg)
 /* The same for an event that may be cancelled; returns 0 on failure. */
 evq_handle evq_push_cancellable(evq *q, sim_time_t time, uint32_t handler, void *obj, uint64_t arg);
 
-/* Pops the earliest live event if its time is <= limit.
+/* Pops the earliest live event (equal times: the first pushed) if its time is <= limit.
  * Returns 1 when an event was popped, 0 when the queue is empty, -1 when the
  * earliest event lies after limit (it stays queued). */
 int evq_pop_until(evq *q, sim_time_t limit, evq_event *out);

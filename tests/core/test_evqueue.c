@@ -222,13 +222,11 @@ Test(evqueue, storage_is_reused_in_steady_state)
     size_t cap = evq_capacity(&q);
     steady_steps(&q, 1000000);
     cr_assert_eq(evq_capacity(&q), cap, "capacity grew from %zu to %zu", cap, evq_capacity(&q));
-    /* Memory follows the pending events, not the buckets' history: 3000 live
-     * and about 3000/7 cancelled events fill (3000 + 428) / 64 chunks, plus
-     * one part-filled chunk in each bucket in use (times span 3000 ns: the
-     * 256 buckets of digit 0, 12 of digit 1, and bucket 0); the pools
-     * double, and tickets add at most 1024. */
-    size_t chunks = (3000 + 428) / 64 + 1 + 256 + 12 + 1;
-    cr_assert_leq(cap, 2 * 64 * chunks + 1024, "capacity %zu", cap);
+    /* Memory follows the pending events: 3000 live and about 3000/7
+     * cancelled events, all 3000 ns ahead and so within the wheel's reach,
+     * take 3428 nodes, which double from 64 to 4095; the far part keeps its
+     * first 16 chunks, and tickets add at most 1024. */
+    cr_assert_leq(cap, 4095 + 16 * 64 + 1024, "capacity %zu", cap);
     cr_assert_eq(evq_pending(&q), 3000);
     evq_free(&q);
 }
@@ -254,5 +252,80 @@ Test(evqueue, scheduling_before_a_peeked_event)
         cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
         cr_assert_eq(e.arg, want[i], "position %d: got %llu", i, (unsigned long long)e.arg);
     }
+    evq_free(&q);
+}
+
+/* The wheel reaches EVQ_WHEEL_SLOTS slots past the last event popped; an
+ * event past that goes to the far part. */
+static const sim_time_t reach = (sim_time_t)EVQ_WHEEL_SLOTS << EVQ_WHEEL_SHIFT;
+
+/* An event of time T pushed while T lay past the wheel's reach (far) and
+ * one of the same time pushed once the clock came near (into the wheel)
+ * leave in the order they were pushed. */
+Test(evqueue, equal_times_keep_order_across_the_wheels_reach)
+{
+    evq q;
+    evq_init(&q, 0);
+    sim_time_t t = 3 * reach;
+    evq_push(&q, t, 0, NULL, 1);            /* far: the clock is at 0 */
+    evq_push(&q, t - 100, 0, NULL, 0);      /* far too */
+    evq_event e;
+    cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+    cr_assert_eq(e.arg, 0);                 /* the clock is now 100 ns before t */
+    evq_push(&q, t, 0, NULL, 2);            /* near */
+    evq_push(&q, t - 50, 0, NULL, 3);       /* near, earlier than both */
+    uint64_t want[] = {3, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert_eq(e.arg, want[i], "position %d: got %llu", i, (unsigned long long)e.arg);
+    }
+    cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 0);
+    evq_free(&q);
+}
+
+/* Within one slot, times come out in order whatever order they were
+ * pushed in, and equal ones in insertion order. */
+Test(evqueue, one_slot_keeps_time_then_insertion_order)
+{
+    evq q;
+    evq_init(&q, 0);
+    sim_time_t base = 1000 << EVQ_WHEEL_SHIFT; /* one slot: base .. base + 255 */
+    sim_time_t times[] = {base + 200, base + 10, base + 200, base + 100, base + 10, base + 255, base};
+    for (uint64_t i = 0; i < 7; i++) evq_push(&q, times[i], 0, NULL, i);
+    uint64_t want[] = {6, 1, 4, 3, 0, 2, 5};
+    evq_event e;
+    for (int i = 0; i < 7; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert_eq(e.arg, want[i], "position %d: got %llu", i, (unsigned long long)e.arg);
+    }
+    evq_free(&q);
+}
+
+/* Cancelled events are dropped in either part; a queue holding only
+ * cancelled ones, past the limit, is empty (0), not later (-1); a live far
+ * event past the limit is later. */
+Test(evqueue, cancelled_events_in_both_parts)
+{
+    evq q;
+    evq_init(&q, 0);
+    evq_handle near = evq_push_cancellable(&q, 500, 0, NULL, 1);
+    evq_handle far = evq_push_cancellable(&q, 5 * reach, 0, NULL, 2);
+    evq_push(&q, 700, 0, NULL, 3);
+    cr_assert(evq_cancel(&q, near));
+    cr_assert(evq_cancel(&q, far));
+    evq_event e;
+    cr_assert_eq(evq_pop_until(&q, 600, &e), -1); /* 700 is live and later */
+    cr_assert_eq(evq_pop_until(&q, 800, &e), 1);
+    cr_assert_eq(e.arg, 3);
+    cr_assert_eq(evq_pop_until(&q, 800, &e), 0, "only a cancelled far event is left");
+    evq_push(&q, 9 * reach, 0, NULL, 4);
+    cr_assert_eq(evq_pop_until(&q, 800, &e), -1);
+    sim_time_t t;
+    cr_assert(evq_peek_time(&q, &t));
+    cr_assert_eq(t, 9 * reach);
+    evq_push(&q, 8 * reach, 0, NULL, 5); /* far, before the event peeked */
+    cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+    cr_assert_eq(e.arg, 5);
+    cr_assert_eq(evq_pending(&q), 1);
     evq_free(&q);
 }

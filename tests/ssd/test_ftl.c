@@ -577,3 +577,41 @@ Test(ftl, cover_foresees_greedy_victims_under_skewed_writes)
     check(&d);
     close_drive(&d);
 }
+
+/* sim.warm_tables: left to itself (auto), a source's batches are warmed
+ * once the mapping table passes 64 MiB (FTL_WARM_TABLE) and GC's reads
+ * load the entries they will move once it passes 1 GiB
+ * (FTL_GC_LOAD_TABLE); on and off decide both. */
+static void warming_of(const char *user_capacity, int blocks, const char *mode, bool *warm, bool *gc_loads)
+{
+    drive d;
+    char set[64];
+    snprintf(set, sizeof set, "sim.warm_tables=%s", mode);
+    const char *const more[] = {set, NULL};
+    open_drive_more(&d, user_capacity, "greedy", blocks, more);
+    *warm = ftl_warm_pays(&d.f);
+    *gc_loads = d.f.gc_loads;
+    close_drive(&d);
+}
+
+Test(ftl, warming_starts_at_its_table_sizes)
+{
+    struct {
+        const char *capacity, *mode;
+        int blocks;
+        bool warm, gc_loads;
+    } cases[] = {
+        {"60GiB", "auto", 9000, false, false},   /* a table of 60 MiB */
+        {"66GiB", "auto", 9000, true, false},    /* 66 MiB */
+        {"1000GiB", "auto", 140000, true, false}, /* 1000 MiB */
+        {"1030GiB", "auto", 140000, true, true},  /* 1030 MiB */
+        {"60GiB", "on", 9000, true, true},
+        {"1030GiB", "off", 140000, false, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        bool warm, gc_loads;
+        warming_of(cases[i].capacity, cases[i].blocks, cases[i].mode, &warm, &gc_loads);
+        cr_assert_eq(warm, cases[i].warm, "%s, %s: warm %d", cases[i].capacity, cases[i].mode, warm);
+        cr_assert_eq(gc_loads, cases[i].gc_loads, "%s, %s: GC's loads %d", cases[i].capacity, cases[i].mode, gc_loads);
+    }
+}

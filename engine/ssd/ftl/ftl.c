@@ -18,7 +18,9 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->host_die = die_at(f, 0);
     size_t nblocks = (size_t)p->dies * p->blocks_per_die;
     f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
-    f->warm = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && p->l2p_units * sizeof *f->l2p > (UINT64_C(1) << 30));
+    uint64_t table = p->l2p_units * sizeof *f->l2p;
+    f->warm = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && table > FTL_WARM_TABLE);
+    f->gc_loads = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && table > FTL_GC_LOAD_TABLE);
     f->blocks = calloc(nblocks, sizeof *f->blocks);
     f->slc_bits = calloc((nblocks + 63) / 64, sizeof *f->slc_bits);
     f->dies = calloc(p->dies, sizeof *f->dies);

@@ -23,6 +23,14 @@
 
 #define FTL_NONE UINT32_MAX
 
+/* sim.warm_tables=auto: a source that knows its next requests has their
+ * mapping entries loaded together once the table passes FTL_WARM_TABLE,
+ * and GC's reads load (rather than prefetch) the entries they will move
+ * once it passes FTL_GC_LOAD_TABLE (ftl_warm_pays, ftl_fetch_holders;
+ * docs/ssd-model.md has the pairs that set them). */
+#define FTL_WARM_TABLE (UINT64_C(64) << 20)
+#define FTL_GC_LOAD_TABLE (UINT64_C(1) << 30)
+
 /* Host writes to native blocks, relocations (GC and SLC folding) to native
  * blocks, host writes to SLC-mode blocks, translation units (DRAM-less
  * mapping) to native blocks of their own. */
@@ -86,6 +94,7 @@ typedef struct ftl {
     const ssd_params *p;
     uint32_t *l2p; /* logical unit -> physical unit, complemented (ftl_entry) */
     bool warm;     /* tables large enough for ftl_warm to pay (sim.warm_tables) */
+    bool gc_loads; /* and for GC's reads to load the entries they will move, not prefetch them */
     revmap rm;     /* physical unit -> valid, and what it holds (covered blocks) */
     ftl_block *blocks;
     /* A bit per block: programmed in SLC mode (it holds units_per_block /
@@ -279,12 +288,11 @@ static inline uint32_t ftl_holds(const ftl *f, uint32_t ppa) { return revmap_hol
 /* Brings in the mapping entries (a translation unit's: its place) of what
  * the valid units ppa .. ppa + n - 1 hold: their moves come soon (GC reads
  * their page), and each entry is a random access into a table far larger
- * than the cache. Where warming pays
- * (tables over 1 GiB, ftl_warm_pays) they are loaded, since a prefetch
- * there waited for its address translation all the same (2 TiB steady
- * write, one pair of runs: 1.79 to 1.49 s); below, a load waits for the
- * memory where a prefetch does not (128 GiB steady write, three pairs:
- * 1.14 - 1.56 s to 1.44 - 1.58 s). */
+ * than the cache. Over FTL_GC_LOAD_TABLE (gc_loads) they are loaded,
+ * since a prefetch there waited for its address translation all the same
+ * (2 TiB steady write, one pair of runs: 1.79 to 1.49 s); below, a load
+ * waits for the memory where a prefetch does not (128 GiB steady write,
+ * three pairs: 1.14 - 1.56 s to 1.44 - 1.58 s). */
 static inline void ftl_fetch_holders(const ftl *f, uint32_t ppa, uint32_t n)
 {
     uint32_t seen = 0;
@@ -294,7 +302,7 @@ static inline void ftl_fetch_holders(const ftl *f, uint32_t ppa, uint32_t n)
         /* A translation unit's place: its table (1 MB at 1 TiB) misses the
          * cache too, beside the mapping table. */
         if (what & FTL_MAP_BIT) __builtin_prefetch(&f->map_loc[what & ~FTL_MAP_BIT], 1);
-        else if (f->warm) seen += f->l2p[what];
+        else if (f->gc_loads) seen += f->l2p[what];
         else __builtin_prefetch(&f->l2p[what], 1);
     }
     __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
@@ -319,10 +327,10 @@ enum { FTL_WARM_MAX = 32 };
  * that a prefetch issued alone waits for, and a batch lets those overlap
  * (docs/ssd-model.md, full size, fourth pass). Changes nothing. */
 void ftl_warm(const ftl *f, const uint32_t *lpns, uint32_t n);
-/* Whether warming pays (sim.warm_tables). Left to itself, only for a
- * mapping table over 1 GiB: on the bench's drives it cost up to a tenth at
- * 128 and 512 GiB of flash (tables of 128 and 512 MiB) and gained about a
- * third at 2 TiB (2 GiB). */
+/* Whether warming pays (sim.warm_tables). Left to itself, for a mapping
+ * table over FTL_WARM_TABLE: on the bench's drives it gained a tenth to a
+ * fifth at 128 and 512 GiB of flash (tables of 112 and 466 MiB) and about a
+ * third at 2 TiB; at 60 GB (56 MiB) nothing measurable. */
 static inline bool ftl_warm_pays(const ftl *f) { return f->warm; }
 /* Asks the cache for what a move of logical unit lpn touches beside its
  * mapping entry (move_touches), if anything. */

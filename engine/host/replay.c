@@ -1,59 +1,43 @@
 #include "replay.h"
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcmark8.h"
+#include "placement.h"
 #include "reqpool.h"
 #include "stats.h"
 #include "submit.h"
-#include "trace_layout.h"
-#include "trace_zones.h"
-#include "placement.h"
 #include "tenant.h"
-#include "trace.h"
+#include "trace_feed.h"
 
 /* What ends a replay besides the trace's end, as for a synthetic phase
- * (workload.warmup, requests, duration, bytes, drive_writes), where it
- * starts (workload.start_record, start_time) and whether it goes round
- * again (workload.loop). */
+ * (workload.warmup, requests, duration, bytes, drive_writes). */
 typedef struct bounds {
-    uint64_t warmup, target, byte_target, write_target, skip_records;
-    sim_time_t duration, skip_time;
+    uint64_t warmup, target, byte_target, write_target;
+    sim_time_t duration;
     bool loop;
 } bounds;
 
 struct replay {
     sim *s;
     ssd *d;
-    trace_reader *t;
-    char path[PATH_MAX];
-    char columns[512]; /* workload.trace_columns */
-    trace_options opt;
-    const pcmark8_app *app; /* a PCMark-like trace made in memory, or NULL */
-    uint64_t app_seed;
+    trace_feed *feed;
     bounds b;
     bool measuring, stopping;
     bool runs_to_stop_at; /* a timed replay whose next record lies past its duration lasts the duration */
     sim_time_t measure_start, stop_at;
-    sim_time_t time_base, last_time; /* a loop's later passes arrive after the earlier ones */
-    uint64_t bytes_issued, written_issued, bytes_done, written, pass_records;
-    uint64_t total_records; /* the replayed devices' records, when a first pass counted them; 0 unknown */
-    sim_time_t span;        /* the trace's span (ns, before time_scale), likewise */
+    uint64_t bytes_issued, written_issued, bytes_done, written;
     bool timed;
     double time_scale;
     uint32_t depth;
-    trace_layout lay; /* where the records land on the drive */
-    trace_zones zones;  /* a zoned device's trace onto the zoned namespace */
     placement place;    /* the FDP handle of each request */
     sim_handler_id on_arrival;
     sim_time_t start;
     reqpool pool;
     trace_record next;
     bool have_next, trace_done, failed;
-    uint64_t issued, completed, record_number, skipped;
+    uint64_t issued, completed;
     tenant_stats *tenants; /* workload.tenants=devices: one per device, in order of appearance; or NULL */
     uint32_t tenant_ids[STATS_DEVICES], tenant_count, queues;
     char err[600];
@@ -66,69 +50,14 @@ static void fail(replay *p, const char *msg)
     p->trace_done = true;
 }
 
-static int open_source(replay *p, char *err, size_t errlen);
-
-/* workload.loop: the trace from its start again, arriving after the last
- * record of the pass before. False when it cannot go round (it is not
- * asked to, the phase is stopping, a pass gave no record, or the file
- * cannot be opened again). */
-static bool go_round(replay *p)
-{
-    if (!p->b.loop || p->stopping || !p->pass_records) return false;
-    trace_close(p->t);
-    p->t = NULL;
-    if (open_source(p, p->err, sizeof p->err)) {
-        p->failed = true;
-        return false;
-    }
-    p->time_base = p->last_time;
-    p->record_number = p->pass_records = 0;
-    return true;
-}
-
-/* The record's address on the drive, by the trace's layout (or, for a
- * zoned device's trace, zone by zone). */
-static bool place_on_drive(replay *p, trace_record *r)
-{
-    char msg[400], what[300];
-    bool placed;
-    if (p->zones.on || r->op >= TRACE_ZONE_APPEND) {
-        placed = p->zones.on && trace_zones_map(&p->zones, r, what, sizeof what);
-        if (!p->zones.on)
-            snprintf(what, sizeof what, "a zone command, and workload.trace_zones is conventional; expected workload.trace_zones=zoned");
-    } else {
-        placed = trace_layout_place(&p->lay, r, what, sizeof what);
-    }
-    if (!placed) snprintf(msg, sizeof msg, "%s: %s", trace_where(p->t), what), fail(p, msg);
-    return placed;
-}
-
-/* Before workload.start_record or workload.start_time: not replayed. */
-static bool before_start(const replay *p) { return p->record_number <= p->b.skip_records || p->next.time < p->b.skip_time; }
-
-/* The next record of a selected device, mapped onto the drive. */
+/* The next record to replay, into p->next. */
 static bool load_next(replay *p)
 {
-    while (!p->trace_done) {
-        int rc = trace_next(p->t, &p->next);
-        if (rc <= 0) {
-            if (rc < 0) fail(p, trace_error(p->t));
-            if (rc == 0 && go_round(p)) continue;
-            p->trace_done = true;
-            return false;
-        }
-        p->record_number++;
-        if (before_start(p)) continue;
-        if (!trace_layout_wants(&p->lay, p->next.device)) {
-            p->skipped++;
-            continue;
-        }
-        p->pass_records++;
-        p->next.time = p->time_base + (p->next.time - p->b.skip_time);
-        p->last_time = p->next.time;
-        if (!place_on_drive(p, &p->next)) return false;
-        return true;
-    }
+    if (p->trace_done) return false;
+    int rc = trace_feed_next(p->feed, &p->next);
+    if (rc == 1) return true;
+    if (rc < 0) fail(p, trace_feed_error(p->feed));
+    p->trace_done = true;
     return false;
 }
 
@@ -249,23 +178,6 @@ static void on_done(ssdlab_request *r, void *ctx)
     maybe_stop(p);
 }
 
-/* Opens the trace, or makes the PCMark-like one (traces/pcmark8.c: the
- * same records 'ssdlab trace gen pcmark8' writes); again for each pass of
- * a loop. */
-static int open_source(replay *p, char *err, size_t errlen)
-{
-    if (!p->app) return (p->t = trace_open(p->path, &p->opt, err, errlen)) ? 0 : -1;
-    trace_record *recs;
-    size_t n;
-    if (pcmark8_generate(p->app, p->app_seed, &recs, &n, err, errlen)) return -1;
-    p->lay.max_end = 1; /* what scale maps onto the drive */
-    for (size_t i = 0; i < n; i++)
-        if (recs[i].offset + recs[i].bytes > p->lay.max_end) p->lay.max_end = recs[i].offset + recs[i].bytes;
-    char name[96];
-    snprintf(name, sizeof name, "pcmark8:%s", p->app->name);
-    return (p->t = trace_open_records(recs, n, name, err, errlen)) ? 0 : -1;
-}
-
 /* The keys that end or start a replay (bounds). workload.requests counts
  * only when it is set: its default (a million) would cut long traces short
  * without a word, so a trace left to itself replays whole. */
@@ -278,49 +190,10 @@ static int read_bounds(replay *p, const cfg *c, char *err, size_t errlen)
     b->duration = cfg_uint(c, "workload.duration");
     b->byte_target = cfg_uint(c, "workload.bytes");
     b->write_target = (uint64_t)(cfg_float(c, "workload.drive_writes") * (double)ssd_capacity(p->d));
-    b->skip_records = cfg_uint(c, "workload.start_record");
-    b->skip_time = cfg_uint(c, "workload.start_time");
     b->loop = cfg_bool(c, "workload.loop");
     if (b->loop && !b->target && !b->duration && !b->byte_target && !b->write_target)
         return snprintf(err, errlen, "key 'workload.loop' is true but nothing would stop the replay; expected "
                                      "'workload.requests', 'duration', 'bytes' or 'drive_writes' as well"), -1;
-    return 0;
-}
-
-/* What progress is measured against, from the first pass: the records of
- * the devices replayed (all, or those listed when the pass describes
- * them), and the trace's span. */
-static void count_replayed(replay *p, const trace_stats *st)
-{
-    p->span = (sim_time_t)(st->duration_s * 1e9);
-    p->total_records = p->lay.device_count ? 0 : st->requests;
-    for (uint32_t i = 0; p->lay.device_count && i < st->devices && i < STATS_DEVICES; i++)
-        if (trace_layout_wants(&p->lay, st->device[i].id)) p->total_records += st->device[i].requests;
-    if (p->total_records > p->b.skip_records) p->total_records -= p->b.skip_records;
-}
-
-static int read_source(replay *p, const cfg *c, char *err, size_t errlen)
-{
-    if (!strcmp(cfg_str(c, "workload.source"), "pcmark8")) {
-        p->app = pcmark8_find(cfg_str(c, "workload.pcmark8_app"));
-        p->app_seed = cfg_uint(c, "workload.pcmark8_seed");
-        if (!p->app) return snprintf(err, errlen, "key 'workload.pcmark8_app': unknown application"), -1;
-        return 0;
-    }
-    const char *path = cfg_str(c, "workload.trace");
-    if (strlen(path) >= sizeof p->path) return snprintf(err, errlen, "key 'workload.trace': the path is too long"), -1;
-    snprintf(p->path, sizeof p->path, "%s", path);
-    const char *columns = cfg_str(c, "workload.trace_columns");
-    if (strlen(columns) >= sizeof p->columns) return snprintf(err, errlen, "key 'workload.trace_columns': longer than 511 characters"), -1;
-    snprintf(p->columns, sizeof p->columns, "%s", columns);
-    p->opt = (trace_options){.format = trace_format_parse(cfg_str(c, "workload.trace_format")),
-                             .disksim_time_unit_ns = (double)cfg_uint(c, "workload.trace_time_unit"),
-                             .blkparse_event = cfg_str(c, "workload.blkparse_event")[0],
-                             .columns = p->columns};
-    trace_stats st;
-    bool counted;
-    if (trace_layout_measure(&p->lay, p->path, &p->opt, &st, &counted, err, errlen)) return -1;
-    if (counted) count_replayed(p, &st);
     return 0;
 }
 
@@ -344,11 +217,9 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
     p->timed = !strcmp(cfg_str(c, "workload.replay"), "timed");
     p->time_scale = cfg_float(c, "workload.time_scale");
     p->depth = (uint32_t)cfg_uint(c, "workload.queue_depth");
-    if (trace_zones_init(&p->zones, d, c, err, errlen) ||
-        placement_init(&p->place, c, ssd_params_of(d)->fdp_handles, NULL, true, err, errlen) ||
-        trace_layout_init(&p->lay, c, ssd_capacity(d), ssd_params_of(d)->unit, err, errlen) ||
-        read_bounds(p, c, err, errlen) ||
-        read_source(p, c, err, errlen) || open_source(p, err, errlen) || open_tenants(p, c, err, errlen)) {
+    if (placement_init(&p->place, c, ssd_params_of(d)->fdp_handles, NULL, true, err, errlen) ||
+        read_bounds(p, c, err, errlen) || !(p->feed = trace_feed_open(d, c, err, errlen)) ||
+        open_tenants(p, c, err, errlen)) {
         replay_free(p);
         return NULL;
     }
@@ -359,8 +230,7 @@ replay *replay_create(sim *s, ssd *d, const cfg *c, char *err, size_t errlen)
 void replay_free(replay *p)
 {
     if (!p) return;
-    trace_close(p->t);
-    trace_layout_free(&p->lay);
+    trace_feed_close(p->feed);
     reqpool_free(&p->pool);
     for (uint32_t k = 0; p->tenants && k < STATS_DEVICES; k++) tenant_stats_free(&p->tenants[k]);
     free(p->tenants);
@@ -380,14 +250,14 @@ static double share(double done, double whole) { return whole > 0 ? done / whole
 double replay_progress(const replay *p)
 {
     double elapsed = (double)(sim_now(p->s) - p->measure_start), f = -1;
+    double records = (double)trace_feed_total_records(p->feed), span = (double)trace_feed_span(p->feed);
     const double shares[] = {
         p->b.target && p->measuring ? share((double)(p->completed - p->b.warmup), (double)p->b.target) : -1,
         p->b.duration && p->measuring ? share(elapsed, (double)p->b.duration) : -1,
         p->b.byte_target ? share((double)p->bytes_done, (double)p->b.byte_target) : -1,
         p->b.write_target ? share((double)p->written, (double)p->b.write_target) : -1,
-        !p->b.loop && !p->timed && p->total_records ? share((double)p->completed, (double)p->total_records) : -1,
-        !p->b.loop && p->timed && p->span > p->b.skip_time
-            ? share((double)(sim_now(p->s) - p->start), (double)(p->span - p->b.skip_time) * p->time_scale) : -1,
+        !p->b.loop && !p->timed && records ? share((double)p->completed, records) : -1,
+        !p->b.loop && p->timed && span ? share((double)(sim_now(p->s) - p->start), span * p->time_scale) : -1,
     };
     for (size_t i = 0; i < sizeof shares / sizeof *shares; i++)
         if (shares[i] > f) f = shares[i];
@@ -408,11 +278,9 @@ int replay_run(replay *p, replay_result *res, char *err, size_t errlen)
     }
     if (p->issued || p->have_next) sim_run(p->s, SIM_TIME_MAX);
     uint64_t measured = p->measuring ? p->completed - p->b.warmup : 0;
-    *res = (replay_result){measured, p->lay.remapped, p->skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start), ""};
-    char doubt[300];
-    if (!p->app && trace_time_doubtful(trace_format_of(p->t), p->opt.disksim_time_unit_ns, p->completed,
-                                       sim_time_to_sec(p->last_time), doubt, sizeof doubt))
-        snprintf(res->warning, sizeof res->warning, "%.90s: %s", p->path, doubt);
+    trace_feed_counts taken = trace_feed_taken(p->feed);
+    *res = (replay_result){measured, taken.remapped, taken.skipped, sim_time_to_sec(sim_now(p->s) - p->measure_start), ""};
+    trace_feed_time_doubtful(p->feed, p->completed, res->warning, sizeof res->warning);
     if (p->failed) {
         snprintf(err, errlen, "%s", p->err);
         return -1;

@@ -1,7 +1,8 @@
 /* Trace replay on a drive: timed (open loop: each record arrives at its
  * recorded time, times a scale factor) or as fast as possible at a queue
- * depth (closed loop). Records are read one at a time (constant memory),
- * filtered by device, and mapped onto the drive's capacity. */
+ * depth (closed loop). Its records come from trace_feed.h: read a batch
+ * at a time (constant memory), filtered by device, and mapped onto the
+ * drive's capacity. */
 #ifndef SSDLAB_REPLAY_H
 #define SSDLAB_REPLAY_H
 

@@ -22,6 +22,7 @@ typedef struct run {
     int rc;
     char err[600];
     uint64_t mapped, highest; /* logical units holding data, and the highest of them */
+    uint64_t warmed;          /* units the drive warmed (ssd_warmed) */
 } run;
 
 static void count_mapped(ssd *d, run *out)
@@ -34,7 +35,9 @@ static void count_mapped(ssd *d, run *out)
         }
 }
 
-static run replay(const char *trace, const char *const *sets)
+/* The replay's run, with before_run(trace) called between the workload's
+ * creation (the trace's first pass and opening) and its run, if set. */
+static run replay_with(const char *trace, const char *const *sets, void (*before_run)(const char *trace))
 {
     cfg *c = cfg_create(ssdlab_schema());
     const char *base[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.blocks_per_plane=64",
@@ -59,8 +62,10 @@ static run replay(const char *trace, const char *const *sets)
         cfg_free(c);
         return out;
     }
+    if (before_run) before_run(trace);
     out.rc = workload_run(w, &out.r, out.err, sizeof out.err);
     ssd_stats(d, &out.st);
+    out.warmed = ssd_warmed(d);
     count_mapped(d, &out);
     char err[256];
     cr_assert_eq(ftl_check(ssd_ftl(d), err, sizeof err), 0, "%s", err);
@@ -70,6 +75,8 @@ static run replay(const char *trace, const char *const *sets)
     cfg_free(c);
     return out;
 }
+
+static run replay(const char *trace, const char *const *sets) { return replay_with(trace, sets, NULL); }
 
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -395,4 +402,85 @@ Test(replay, progress_of_a_timed_replay)
     ssd_free(d);
     sim_free(s);
     cfg_free(c);
+}
+
+/* --- reading ahead --------------------------------------------------------------- */
+
+/* Records are read a batch ahead (trace_feed.h), yet what a replay reports
+ * counts only the records it took. Disk 1's records alternate with disk
+ * 0's, all past the 600 MB drive: ten of disk 0's taken pass over nine of
+ * disk 1's and move ten addresses, where the batch read sixteen of disk
+ * 0's and fifteen of disk 1's. Replayed whole, every record counts. */
+Test(replay, read_ahead_counts_only_what_is_taken)
+{
+    char path[] = "/tmp/ssdlab-ahead-XXXXXX";
+    FILE *f = new_trace(path);
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "%d,h,%d,Write,%d,4096,1\n", 10000 * (i + 1), i % 2, 700000000 + 4096 * i);
+    fclose(f);
+    run ten = replay(path, LIST("workload.replay=afap", "workload.devices=0", "workload.lba_map=wrap", "workload.requests=10"));
+    run all = replay(path, LIST("workload.replay=afap", "workload.devices=0", "workload.lba_map=wrap"));
+    unlink(path);
+    cr_assert_eq(ten.rc, 0, "%s", ten.err);
+    cr_assert_eq(ten.r.requests, 10);
+    cr_assert_eq(ten.r.skipped, 9);
+    cr_assert_eq(ten.r.remapped, 10);
+    cr_assert_eq(all.rc, 0, "%s", all.err);
+    cr_assert_eq(all.r.requests, 50);
+    cr_assert_eq(all.r.skipped, 50, "the last record, of disk 1, is passed over after disk 0's last");
+    cr_assert_eq(all.r.remapped, 50);
+}
+
+/* A bad record read ahead stops the replay only if it is reached: ten
+ * requests end the run before the record past the drive (its 41st). */
+Test(replay, a_bad_record_read_ahead_counts_once_reached)
+{
+    char path[] = "/tmp/ssdlab-ahead-XXXXXX";
+    FILE *f = new_trace(path);
+    for (int i = 0; i < 50; i++) fprintf(f, "%d,h,0,Write,%d,4096,1\n", 10000 * (i + 1), i == 40 ? 900000000 : 4096 * i);
+    fclose(f);
+    run ten = replay(path, LIST("workload.replay=afap", "workload.requests=10"));
+    run all = replay(path, LIST("workload.replay=afap"));
+    unlink(path);
+    cr_assert_eq(ten.rc, 0, "%s", ten.err);
+    cr_assert_eq(ten.r.requests, 10);
+    cr_assert_eq(all.rc, -1);
+    char want[300];
+    snprintf(want, sizeof want, "%s:41: offset 900000000 + 4096 bytes lies past the drive's 599998464 bytes", path);
+    cr_assert(strstr(all.err, want), "%s", all.err);
+    cr_assert_eq(all.st.completed[SSDLAB_WRITE], 40, "every record before the bad one was replayed");
+}
+
+/* Where warming pays, the drive loads the mapping entries of each batch
+ * read ahead; it changes no result. */
+Test(replay, warming_changes_no_result)
+{
+    const char *const base[] = {"workload.replay=afap", "workload.lba_map=wrap", "workload.requests=5000", NULL};
+    const char *const on[] = {"workload.replay=afap", "workload.lba_map=wrap", "workload.requests=5000", "sim.warm_tables=on", NULL};
+    const char *const off[] = {"workload.replay=afap", "workload.lba_map=wrap", "workload.requests=5000", "sim.warm_tables=off", NULL};
+    run a = replay(RSRCH, on), b = replay(RSRCH, off), c = replay(RSRCH, base);
+    cr_assert_eq(a.rc, 0, "%s", a.err);
+    cr_assert_eq(b.rc, 0, "%s", b.err);
+    cr_assert_geq(a.warmed, 5000, "each record taken was warmed first");
+    cr_assert_eq(b.warmed, 0);
+    cr_assert_eq(c.warmed, 0, "a 600 MB drive's table is too small for warming to pay");
+    cr_assert_eq(memcmp(&a.st, &b.st, sizeof a.st), 0, "the statistics differ");
+    cr_assert_eq(a.r.requests, b.r.requests);
+    cr_assert_float_eq(a.r.seconds, b.r.seconds, 0);
+}
+
+static void remove_trace(const char *trace) { cr_assert_eq(unlink(trace), 0); }
+
+/* A loop opens the trace again for its next pass: a trace gone by then is
+ * an error naming it (the replay read freed memory there before). */
+Test(replay, a_loop_whose_trace_is_gone_fails)
+{
+    char path[] = "/tmp/ssdlab-loop-XXXXXX";
+    FILE *f = new_trace(path);
+    for (int i = 0; i < 20; i++) fprintf(f, "%d,h,0,Write,%d,4096,1\n", 10000 * (i + 1), 4096 * i);
+    fclose(f);
+    run x = replay_with(path, LIST("workload.replay=afap", "workload.loop=true", "workload.requests=100"), remove_trace);
+    cr_assert_eq(x.rc, -1);
+    cr_assert(strstr(x.err, path), "%s", x.err);
+    cr_assert_eq(x.st.completed[SSDLAB_WRITE], 20, "the first pass was replayed whole");
 }

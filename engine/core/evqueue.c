@@ -217,28 +217,69 @@ static inline void release_node(evq *q, uint32_t n)
     q->free_node = n;
 }
 
+static inline void slot_emptied(evq *q, uint32_t i)
+{
+    q->slot[i].tail = 0;
+    q->slot_bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+    if (!q->slot_bits[i >> 6]) q->slot_words &= ~(UINT64_C(1) << (i >> 6));
+}
+
+/* Moves every near event to the far part, slot by slot in each slot's
+ * order (events of one time share a slot), and sends pushes there for
+ * EVQ_FAR_ONLY_POPS pops: each far event of a time was then pushed before
+ * any that comes near afterwards, so the far part's winning ties keeps
+ * insertion order. */
+static int go_far_only(evq *q)
+{
+    while (q->slot_words) {
+        uint32_t w = (uint32_t)__builtin_ctzll(q->slot_words), i = (w << 6) | (uint32_t)__builtin_ctzll(q->slot_bits[w]);
+        evq_slot *s = &q->slot[i];
+        while (s->head) {
+            uint32_t n = s->head;
+            if (far_push(q, &q->nodes[n].event)) return -1;
+            s->head = q->nodes[n].next;
+            release_node(q, n);
+            q->near_stored--;
+        }
+        slot_emptied(q, i);
+    }
+    q->far_only_pops = EVQ_FAR_ONLY_POPS;
+    return 0;
+}
+
 /* After the events of its time already in the slot: at the tail (the
- * common case) or, for an earlier time, where the slot's order puts it. */
+ * common case) or, for an earlier time, where the slot's order puts it,
+ * found by a walk of at most EVQ_SLOT_WALK events. A slot that needs a
+ * longer walk holds many events out of order, as when thousands are
+ * pending a few microseconds apart, where the wheel's lists cost more
+ * than the radix heap (a walk through 10^4 events a push had made the
+ * hold model's 10^6 case take minutes): the wheel is emptied into the far
+ * part, which takes every push for a while. */
 static int near_push(evq *q, const evq_event *e, uint32_t i)
 {
+    evq_node *nodes = q->nodes;
+    evq_slot *s = &q->slot[i];
+    uint32_t prev = 0, k = 0;
+    if (s->head && nodes[s->tail].event.time > e->time) {
+        uint32_t steps = 0;
+        for (k = s->head; nodes[k].event.time <= e->time; prev = k, k = nodes[k].next) /* the tail is later: it ends */
+            if (++steps == EVQ_SLOT_WALK) return go_far_only(q) ? -1 : far_push(q, e);
+    }
     uint32_t n = take_node(q);
     if (!n) return -1;
-    evq_node *nodes = q->nodes;
-    nodes[n] = (evq_node){.event = *e, .next = 0};
-    evq_slot *s = &q->slot[i];
+    nodes = q->nodes; /* take_node may have moved them */
+    nodes[n] = (evq_node){.event = *e, .next = k};
     if (!s->head) {
         s->head = s->tail = n;
         q->slot_bits[i >> 6] |= UINT64_C(1) << (i & 63);
         q->slot_words |= UINT64_C(1) << (i >> 6);
-    } else if (nodes[s->tail].event.time <= e->time) {
+    } else if (!k) {
         nodes[s->tail].next = n;
         s->tail = n;
+    } else if (prev) {
+        nodes[prev].next = n;
     } else {
-        uint32_t prev = 0, k = s->head; /* the tail is later, so the walk ends */
-        while (nodes[k].event.time <= e->time) prev = k, k = nodes[k].next;
-        nodes[n].next = k;
-        if (prev) nodes[prev].next = n;
-        else s->head = n;
+        s->head = n;
     }
     q->near_stored++;
     return 0;
@@ -263,11 +304,7 @@ static inline uint32_t near_unlink_head(evq *q, uint32_t i)
     evq_slot *s = &q->slot[i];
     uint32_t n = s->head;
     s->head = q->nodes[n].next;
-    if (!s->head) {
-        s->tail = 0;
-        q->slot_bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
-        if (!q->slot_bits[i >> 6]) q->slot_words &= ~(UINT64_C(1) << (i >> 6));
-    }
+    if (!s->head) slot_emptied(q, i);
     q->near_stored--;
     return n;
 }
@@ -300,7 +337,7 @@ static int push(evq *q, const evq_event *e)
 {
     if (q->near_stored + q->far_stored >= EVQ_MAX_PENDING) return -1;
     uint64_t ahead = (e->time >> EVQ_WHEEL_SHIFT) - q->cursor;
-    int rc = ahead < EVQ_WHEEL_SLOTS ? near_push(q, e, (uint32_t)(e->time >> EVQ_WHEEL_SHIFT) & (EVQ_WHEEL_SLOTS - 1))
+    int rc = ahead < EVQ_WHEEL_SLOTS && !q->far_only_pops ? near_push(q, e, (uint32_t)(e->time >> EVQ_WHEEL_SHIFT) & (EVQ_WHEEL_SLOTS - 1))
                                      : far_push(q, e);
     if (rc) return -1;
     q->live++;
@@ -457,6 +494,7 @@ int evq_pop_until(evq *q, sim_time_t limit, evq_event *out)
         far = far_pop_until(q, bound, out);
         q->far_floor = q->far_stored ? far_least(q) : SIM_TIME_MAX;
         if (far == 1) {
+            if (q->far_only_pops) q->far_only_pops--;
             q->cursor = out->time >> EVQ_WHEEL_SHIFT;
             q->live--;
             return 1;

@@ -83,10 +83,15 @@ typedef struct evq_ticket {
     uint32_t state; /* TICKET_LIVE, TICKET_CANCELLED, or next free ticket + 1 */
 } evq_ticket;
 
-/* The wheel: a slot spans 256 ns; 4096 slots reach 1.05 ms ahead. */
+/* The wheel: a slot spans 256 ns; 4096 slots reach 1.05 ms ahead. An
+ * event that would be placed more than EVQ_SLOT_WALK events deep in its
+ * slot sends the wheel's events to the far part, which then takes every
+ * push for EVQ_FAR_ONLY_POPS pops. */
 #define EVQ_WHEEL_SHIFT 8
 #define EVQ_WHEEL_BITS 12
 #define EVQ_WHEEL_SLOTS (1u << EVQ_WHEEL_BITS)
+#define EVQ_SLOT_WALK 32
+#define EVQ_FAR_ONLY_POPS 65536
 
 typedef struct evq_node {
     evq_event event;
@@ -109,6 +114,7 @@ typedef struct evq {
     uint32_t node_cap, node_used, free_node; /* free_node: first free node, 0 = none */
     uint32_t near_stored, far_stored;        /* events in each part, cancelled ones included */
     sim_time_t far_floor;                    /* no far event is earlier (SIM_TIME_MAX: none) */
+    uint32_t far_only_pops;                  /* pops left while every push goes far (0: the wheel takes them) */
 
     /* the far part */
     sim_time_t last; /* every far time is >= last */

@@ -329,3 +329,38 @@ Test(evqueue, cancelled_events_in_both_parts)
     cr_assert_eq(evq_pending(&q), 1);
     evq_free(&q);
 }
+
+/* Thousands of events a few hundred nanoseconds apart crowd the wheel's
+ * slots: a push that would walk past EVQ_SLOT_WALK of them sends the
+ * wheel's events to the far part, which takes every push for
+ * EVQ_FAR_ONLY_POPS pops; then the wheel takes them again. Through both
+ * switches, events leave in (time, insertion) order, equal times among
+ * them. */
+Test(evqueue, crowded_slots_go_far_and_come_back_in_order)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 3);
+    evq q;
+    evq_init(&q, 0);
+    uint64_t seq = 0, pops = 3 * EVQ_FAR_ONLY_POPS;
+    for (int i = 0; i < 3000; i++) evq_push(&q, gsl_rng_uniform_int(r, 600), 0, NULL, seq++);
+    evq_event e, prev = {0};
+    bool went_far = false, came_back = false;
+    for (uint64_t i = 0; i < pops; i++) {
+        cr_assert_eq(evq_pop_until(&q, SIM_TIME_MAX, &e), 1);
+        cr_assert(i == 0 || e.time > prev.time || (e.time == prev.time && e.arg > prev.arg),
+                  "pop %llu: (%llu, #%llu) after (%llu, #%llu)", (unsigned long long)i, (unsigned long long)e.time,
+                  (unsigned long long)e.arg, (unsigned long long)prev.time, (unsigned long long)prev.arg);
+        prev = e;
+        /* a third of the pushes at the same time as the pop, the rest spread */
+        sim_time_t delay = gsl_rng_uniform_int(r, 3) ? gsl_rng_uniform_int(r, 600) : 0;
+        cr_assert_eq(evq_push(&q, e.time + delay, 0, NULL, seq++), 0);
+        went_far |= q.far_only_pops > 0;
+        came_back |= went_far && q.far_only_pops == 0 && q.near_stored > 0;
+    }
+    cr_assert(went_far, "the crowded wheel never sent its events far");
+    cr_assert(came_back, "the wheel never took events again");
+    cr_assert_eq(evq_pending(&q), 3000);
+    evq_free(&q);
+    gsl_rng_free(r);
+}

@@ -85,6 +85,24 @@ Test(cli, help_lists_commands)
     cr_assert(strstr(o->out, "--set KEY=VALUE"), "%s", o->out);
 }
 
+/* bench engine: a line per size of the hold model, each with its ns per
+ * hold and holds per second, one the other's inverse. Its 10^6 events
+ * pending a few microseconds apart crowd the event queue's wheel; before
+ * crowded slots went to the radix heap, filling them alone took minutes. */
+Test(cli, bench_engine_prints_each_size, .timeout = 120)
+{
+    output *o = expect_exit(0, "", "bench engine --holds 20000");
+    const char *sizes[] = {"\n         100 ", "\n       10000 ", "\n     1000000 "};
+    for (int i = 0; i < 3; i++) {
+        const char *line = strstr(o->out, sizes[i]);
+        cr_assert(line, "no line for size %d: %s", i, o->out);
+        unsigned long pending;
+        double ns, rate;
+        cr_assert_eq(sscanf(line, "%lu %lf %lf", &pending, &ns, &rate), 3, "%s", line);
+        cr_assert(ns > 0 && fabs(rate * ns * 1e-9 - 1) < 0.01, "%s", line);
+    }
+}
+
 /* bench model --cases 3: the 128 KiB sequential write on the empty 128
  * GiB bench drive, whose simulated figures are the model's (the same every
  * run: 500,000 requests at 10,882 IOPS, WA 1.000), and its units

@@ -15,7 +15,7 @@ static void start_job(reclaim *r, uint32_t die, uint32_t victim, bool fold, bool
     rd->is_fold = fold;
     rd->background = background;
     rd->victim = victim;
-    rd->next = 0;
+    rd->next = rd->fetched = 0;
     rd->reads_out = 0;
     rd->moved = 0;
     rd->reason = MEDIA_FINE;
@@ -196,7 +196,15 @@ static void issue_reads(reclaim *r, uint32_t die)
         for (uint32_t k = 0; k < upp; k++) valid += ftl_valid(r->f, base + k);
         rd->next += upp;
         if (!valid) continue;
-        ftl_fetch_holders(r->f, base, upp);
+        if (rd->next > rd->fetched) {
+            /* The mapping entries of a read window's pages at once, where
+             * each page's were fetched as it was read: their misses
+             * overlap, where the core waited for each page's alone
+             * (at 2 TiB a third of the timed steady write's samples). */
+            uint32_t from = rd->next - upp, n = written - from < RECLAIM_READ_WINDOW * upp ? written - from : RECLAIM_READ_WINDOW * upp;
+            ftl_fetch_holders(r->f, base, n);
+            rd->fetched = from + n;
+        }
         rd->reads_out++;
         flash_submit(r->fl, flash_txn(r->fl, TX_GC_READ, die, base, valid));
     }

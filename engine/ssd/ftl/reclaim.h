@@ -31,6 +31,7 @@ typedef struct reclaim_die {
     reclaim_due due[RECLAIM_PENDING];
     uint32_t due_head, due_count;
     uint32_t victim, next, reads_out;
+    uint32_t fetched; /* the victim's units whose holders' mapping entries are fetched: 0 .. fetched - 1 */
     uint64_t moved; /* units the job moved so far */
     sim_time_t job_started;
     sim_time_t background_due; /* idle work at slc.idle_fold_rate: the next piece may start then */

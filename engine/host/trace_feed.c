@@ -21,6 +21,15 @@ typedef struct ahead_record {
     trace_feed_counts counts;
 } ahead_record;
 
+/* Two batches are read ahead: the one being taken and the next. The next
+ * one's mapping entries are loaded as it is read; once it is the one being
+ * taken, its writes' old places are fetched too, which needs the entries
+ * in the cache, so a batch later. */
+typedef struct feed_batch {
+    ahead_record rec[FEED_AHEAD];
+    uint32_t count;
+} feed_batch;
+
 struct trace_feed {
     ssd *d;
     trace_reader *t;
@@ -42,8 +51,10 @@ struct trace_feed {
     sim_time_t time_base; /* a loop's later passes arrive after the earlier ones */
     trace_feed_counts read;
     int end;              /* 1 while there is more to read; then 0 (the end) or -1 (bad input, in err) */
-    ahead_record ahead[FEED_AHEAD];
-    uint32_t ahead_next, ahead_count;
+    feed_batch batch[2];
+    uint32_t taking;    /* the batch being taken; the other is the next */
+    uint32_t next_rec;  /* in the batch being taken */
+    bool primed;        /* both batches read once */
 
     /* The taking side. */
     trace_feed_counts taken;
@@ -207,33 +218,63 @@ static int read_record(trace_feed *f, trace_record *r)
     }
 }
 
-/* Reads the next batch, up to the end or a bad record, and has the drive
- * load the batch's mapping entries where that pays. */
-static void read_ahead(trace_feed *f)
+/* Reads a batch, up to the end or a bad record, and has the drive load
+ * its mapping entries where that pays. */
+static void read_batch(trace_feed *f, feed_batch *b)
 {
     uint64_t offsets[FEED_AHEAD];
-    f->ahead_next = f->ahead_count = 0;
-    while (f->end == 1 && f->ahead_count < FEED_AHEAD) {
-        ahead_record *a = &f->ahead[f->ahead_count];
+    b->count = 0;
+    while (f->end == 1 && b->count < FEED_AHEAD) {
+        ahead_record *a = &b->rec[b->count];
         f->end = read_record(f, &a->r);
         if (f->end != 1) break;
         a->counts = f->read;
-        offsets[f->ahead_count++] = a->r.offset;
+        offsets[b->count++] = a->r.offset;
     }
-    if (f->ahead_count && ssd_warm_pays(f->d)) ssd_warm(f->d, offsets, f->ahead_count);
+    if (b->count && ssd_warm_pays(f->d)) ssd_warm(f->d, offsets, b->count);
+}
+
+/* The batch about to be taken: its writes' old places, where warming pays. */
+static void warm_overwrites(trace_feed *f, const feed_batch *b)
+{
+    uint64_t offsets[FEED_AHEAD];
+    uint32_t n = 0;
+    if (!ssd_warm_pays(f->d)) return;
+    for (uint32_t i = 0; i < b->count; i++)
+        if (b->rec[i].r.op == TRACE_WRITE) offsets[n++] = b->rec[i].r.offset;
+    if (n) ssd_warm_overwrites(f->d, offsets, n);
+}
+
+/* The batch being taken is done: the next one is taken from now on, and
+ * the one after it is read into the place of the one done. */
+static void next_batch(trace_feed *f)
+{
+    if (!f->primed) {
+        read_batch(f, &f->batch[0]);
+        f->primed = true;
+    } else {
+        f->taking ^= 1;
+    }
+    f->next_rec = 0;
+    warm_overwrites(f, &f->batch[f->taking]);
+    read_batch(f, &f->batch[f->taking ^ 1]);
 }
 
 int trace_feed_next(trace_feed *f, trace_record *r)
 {
     if (f->taken_end != 1) return f->taken_end;
-    if (f->ahead_next == f->ahead_count) read_ahead(f);
-    if (f->ahead_next == f->ahead_count) {
+    feed_batch *b = &f->batch[f->taking];
+    if (!f->primed || f->next_rec == b->count) {
+        next_batch(f);
+        b = &f->batch[f->taking];
+    }
+    if (f->next_rec == b->count) {
         /* The end, or the bad record: reading passed over the records
          * before it, and they count now. */
         f->taken.skipped = f->read.skipped;
         return f->taken_end = f->end;
     }
-    const ahead_record *a = &f->ahead[f->ahead_next++];
+    const ahead_record *a = &b->rec[f->next_rec++];
     *r = a->r;
     f->taken = a->counts;
     return 1;

@@ -4,11 +4,12 @@
  * (trace_layout, or zone by zone: trace_zones), and round again from the
  * start for workload.loop.
  *
- * Records are read a batch ahead, and where the drive says warming pays
- * (ssd_warm_pays) it loads the batch's mapping entries together: at full
- * size each entry is a miss of the cache and of the address translation,
- * and misses issued together overlap, where the admission's prefetch of a
- * lone one waited for its page walk. Reading ahead changes nothing a
+ * Records are read up to two batches ahead, and where the drive says
+ * warming pays (ssd_warm_pays) it loads a batch's mapping entries together
+ * as the batch is read, then, once the batch is the one handed out, its
+ * writes' old places (ssd_warm_overwrites): at full size each is a miss of
+ * the cache and of the address translation, and misses issued together
+ * overlap, where a lone one is waited for. Reading ahead changes nothing a
  * replay does or reports: what reading moves (records passed over,
  * addresses remapped, the last arrival time, the trace's end or a bad
  * record) travels with each record and counts once the record is taken;

@@ -40,10 +40,18 @@ int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
  * table entries of these byte offsets now, together. Only the simulator's
  * speed depends on it, never a result. */
 void ssd_warm(ssd *d, const uint64_t *offsets, uint32_t n);
+/* A second hint, a batch later, for writes whose mapping entries ssd_warm
+ * has loaded: the drive loads, together, what overwriting their units
+ * changes at the old places (the valid bit's word, the block's record),
+ * which the write's placement would otherwise wait for one by one. Speed
+ * only, as ssd_warm. */
+void ssd_warm_overwrites(ssd *d, const uint64_t *offsets, uint32_t n);
 /* Whether the drive's tables are large enough for ssd_warm to pay. */
 bool ssd_warm_pays(const ssd *d);
 /* Units ssd_warm has loaded since the drive was built. */
 uint64_t ssd_warmed(const ssd *d);
+/* Units whose old places ssd_warm_overwrites has loaded. */
+uint64_t ssd_warmed_overwrites(const ssd *d);
 /* The priority class (0 urgent, 1 high, 2 medium, 3 low) the wrr arbiter
  * gives a submission queue below host.queues, as a tenant creates it. */
 void ssd_set_queue_class(ssd *d, uint32_t queue, int cls);

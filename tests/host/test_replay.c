@@ -23,6 +23,7 @@ typedef struct run {
     char err[600];
     uint64_t mapped, highest; /* logical units holding data, and the highest of them */
     uint64_t warmed;          /* units the drive warmed (ssd_warmed) */
+    uint64_t overwrites;      /* writes whose old places it loaded (ssd_warmed_overwrites) */
 } run;
 
 static void count_mapped(ssd *d, run *out)
@@ -66,6 +67,7 @@ static run replay_with(const char *trace, const char *const *sets, void (*before
     out.rc = workload_run(w, &out.r, out.err, sizeof out.err);
     ssd_stats(d, &out.st);
     out.warmed = ssd_warmed(d);
+    out.overwrites = ssd_warmed_overwrites(d);
     count_mapped(d, &out);
     char err[256];
     cr_assert_eq(ftl_check(ssd_ftl(d), err, sizeof err), 0, "%s", err);
@@ -463,7 +465,13 @@ Test(replay, warming_changes_no_result)
     cr_assert_eq(a.rc, 0, "%s", a.err);
     cr_assert_eq(b.rc, 0, "%s", b.err);
     cr_assert_geq(a.warmed, 5000, "each record taken was warmed first");
+    /* a batch's writes have their old places loaded before the first of
+     * them is taken; at most a batch of 16 read ahead is not taken */
+    uint64_t writes = a.st.completed[SSDLAB_WRITE];
+    cr_assert(writes > 0 && a.overwrites >= writes && a.overwrites <= writes + 16, "%llu writes, %llu old places loaded",
+              (unsigned long long)writes, (unsigned long long)a.overwrites);
     cr_assert_eq(b.warmed, 0);
+    cr_assert_eq(b.overwrites, 0);
     cr_assert_eq(c.warmed, 0, "a 600 MB drive's table is too small for warming to pay");
     cr_assert_eq(memcmp(&a.st, &b.st, sizeof a.st), 0, "the statistics differ");
     cr_assert_eq(a.r.requests, b.r.requests);

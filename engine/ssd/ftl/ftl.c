@@ -85,6 +85,18 @@ void ftl_warm(const ftl *f, const uint32_t *lpns, uint32_t n)
     __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
 }
 
+void ftl_warm_old(const ftl *f, const uint32_t *lpns, uint32_t n)
+{
+    uint64_t seen = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (lpns[i] >= f->p->l2p_units) continue;
+        uint32_t ppa = ftl_entry(f, lpns[i]);
+        if (ppa == FTL_NONE) continue;
+        seen += f->rm.valid[ppa >> 6] + f->blocks[ftl_block_of(f, ppa)].valid;
+    }
+    __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
+}
+
 /* --- allocation ---------------------------------------------------------- */
 
 /* Write allocation orders (ftl.alloc_order): the die that takes the k-th

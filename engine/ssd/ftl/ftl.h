@@ -317,6 +317,14 @@ static inline void ftl_prefetch_old_of(const ftl *f, uint32_t lpn)
     revmap_prefetch_valid(&f->rm, ppa);
     __builtin_prefetch(&f->blocks[ftl_block_of(f, ppa)], 1);
 }
+/* Loads, together, what overwriting lpns[0..n) changes at their old
+ * places (the valid bit's word, the block's record), for a batch whose
+ * entries ftl_warm loaded a batch before: read from the cache, they give
+ * the addresses at once. Fetched after the firmware stage alone
+ * (ftl_prefetch_old_of), or at admission, the clear of the valid bit
+ * still waited (perf, binary replay); loaded a batch ahead it does not
+ * (docs/ssd-model.md). Changes nothing. */
+void ftl_warm_old(const ftl *f, const uint32_t *lpns, uint32_t n);
 /* The most units ftl_warm takes at once. */
 enum { FTL_WARM_MAX = 32 };
 /* Loads the mapping entries of logical units lpns[0..n) (n at most

@@ -134,14 +134,28 @@ int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx)
     return 0;
 }
 
-void hil_warm(hil *h, const uint64_t *offsets, uint32_t n)
+/* The units of offsets[0..n) inside the drive, into lpns; their count. */
+static uint32_t units_of(const hil *h, const uint64_t *offsets, uint32_t n, uint32_t lpns[FTL_WARM_MAX])
 {
-    uint32_t lpns[FTL_WARM_MAX], count = 0;
+    uint32_t count = 0;
     uint64_t end = h->p->logical_units * h->p->unit;
     for (uint32_t i = 0; i < n && count < FTL_WARM_MAX; i++)
         if (offsets[i] < end) lpns[count++] = unit_at(h->p, offsets[i]);
+    return count;
+}
+
+void hil_warm(hil *h, const uint64_t *offsets, uint32_t n)
+{
+    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
     ftl_warm(h->f, lpns, count);
     h->warmed += count;
+}
+
+void hil_warm_overwrites(hil *h, const uint64_t *offsets, uint32_t n)
+{
+    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
+    ftl_warm_old(h->f, lpns, count);
+    h->overwrites_warmed += count;
 }
 
 /* --- up the path ----------------------------------------------------------- */

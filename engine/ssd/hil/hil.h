@@ -41,6 +41,7 @@ typedef struct hil {
     arbiter arb;                 /* which waiting command the controller fetches next */
     uint64_t submitted;          /* requests since creation: the next request's id */
     uint64_t warmed;             /* units hil_warm had the FTL load */
+    uint64_t overwrites_warmed;  /* units whose old places hil_warm_overwrites had the FTL load */
     bool idle;
     sim_event idle_timer;
     sim_handler_id on_fw_done, on_data_in, on_complete, on_device_done, on_idle;
@@ -60,6 +61,9 @@ int hil_submit(hil *h, ssdlab_request *r, ssdlab_done_fn done, void *ctx);
 /* Warms the tables for requests at byte offsets[0..n) that a source will
  * submit soon (ftl_warm); offsets past the drive are skipped. */
 void hil_warm(hil *h, const uint64_t *offsets, uint32_t n);
+/* Loads the old places of writes at offsets[0..n), whose entries
+ * hil_warm loaded a batch before (ftl_warm_old). */
+void hil_warm_overwrites(hil *h, const uint64_t *offsets, uint32_t n);
 /* Busy time so far (PCMark's): with a busy period running, up to now. */
 sim_time_t hil_busy_ns(const hil *h);
 void hil_reset_busy(hil *h);

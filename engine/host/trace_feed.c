@@ -54,13 +54,14 @@ struct trace_feed {
     feed_batch batch[2];
     uint32_t taking;    /* the batch being taken; the other is the next */
     uint32_t next_rec;  /* in the batch being taken */
-    bool primed;        /* both batches read once */
 
     /* The taking side. */
     trace_feed_counts taken;
     int taken_end; /* 1 until the end (0) or the bad record (-1) is taken */
     char err[600];
 };
+
+static void read_batch(trace_feed *f, feed_batch *b);
 
 /* --- the source --------------------------------------------------------------- */
 
@@ -133,6 +134,7 @@ trace_feed *trace_feed_open(ssd *d, const cfg *c, char *err, size_t errlen)
         trace_feed_close(f);
         return NULL;
     }
+    read_batch(f, &f->batch[1]); /* the first to be taken; what reading it did counts as its records are taken */
     return f;
 }
 
@@ -246,15 +248,11 @@ static void warm_overwrites(trace_feed *f, const feed_batch *b)
 }
 
 /* The batch being taken is done: the next one is taken from now on, and
- * the one after it is read into the place of the one done. */
+ * the one after it is read into the place of the one done. (At the start
+ * the batch being taken is an empty one, the next one read at opening.) */
 static void next_batch(trace_feed *f)
 {
-    if (!f->primed) {
-        read_batch(f, &f->batch[0]);
-        f->primed = true;
-    } else {
-        f->taking ^= 1;
-    }
+    f->taking ^= 1;
     f->next_rec = 0;
     warm_overwrites(f, &f->batch[f->taking]);
     read_batch(f, &f->batch[f->taking ^ 1]);
@@ -264,7 +262,7 @@ int trace_feed_next(trace_feed *f, trace_record *r)
 {
     if (f->taken_end != 1) return f->taken_end;
     feed_batch *b = &f->batch[f->taking];
-    if (!f->primed || f->next_rec == b->count) {
+    if (f->next_rec == b->count) {
         next_batch(f);
         b = &f->batch[f->taking];
     }

@@ -36,7 +36,8 @@ static const char model_help[] =
     "preconditioning), preconditioning time (with the steady cases' rounds),\n"
     "simulated host I/Os (or records) per wall-clock second of the timed run (for a\n"
     "replay, end to end: of its opening and its run; the preconditioning apart),\n"
-    "that rate against the 128 GiB case of the same kind, and\n"
+    "that rate against the 128 GiB case of the same kind (the binary replay's against\n"
+    "the 128 GiB read, the CSV replay's against the binary one), and\n"
     "each case's peak memory (its own process's), in all and per 4 KiB of flash,\n"
     "and for writes the mapping units programmed (host, GC, mapping) in millions\n"
     "per wall second: the model's work, which the host rate hides where WA differs.\n"
@@ -93,7 +94,8 @@ static const model_case cases[] = {
     {"2TiB: random read QD32", 1, NO_TRACE, false, {SIZE_2T, READ_QD32, "workload.requests=4000000"}},
     {"2TiB: random write, steady", 2, NO_TRACE, true, {SIZE_2T, STEADY, "workload.requests=2000000"}},
     {"1TiB DRAM-less: write, steady", 2, NO_TRACE, true, {DRAMLESS_1T, STEADY, "workload.requests=2000000"}},
-    {"trace replay, binary", 0, BINARY_TRACE, false, {REPLAY}},
+    /* 4 KiB records, 70 % reads: against the read, as issue 20 asks of each case */
+    {"trace replay, binary", 1, BINARY_TRACE, false, {REPLAY}},
     {"trace replay, MSR CSV", 9, CSV_TRACE, false, {REPLAY}},
 };
 enum { CASES = sizeof cases / sizeof cases[0], TRACE_RECORDS = 4000000 };

@@ -149,8 +149,7 @@ static const char *bench_line(const char *from, const char *name, double *wall, 
  * the binary one's; without the read in the run the replay has no ratio. */
 Test(cli, bench_model_replays_compare_with_the_read)
 {
-    const char *cases = "bench model --cases 1,9,10 --set workload.requests=200000";
-    output *o = expect_exit(0, "", cases);
+    output *o = expect_exit(0, "", "bench model --cases 1,9,10 --set workload.requests=200000");
     double read, binary, csv, ratio, iops;
     const char *at = bench_line(o->out, "4KiB random read QD32", &read, &ratio, &iops);
     at = bench_line(at, "trace replay, binary", &binary, &ratio, &iops);

@@ -11,10 +11,6 @@
 #include "trace_layout.h"
 #include "trace_zones.h"
 
-/* Records read ahead at once: what ssd_warm loads in one go (16 measured
- * as well as 8 and 32 for the synthetic lookahead, LOOKAHEAD_BATCH). */
-enum { FEED_AHEAD = 16 };
-
 /* A record read ahead, with what reading up to it had done. */
 typedef struct ahead_record {
     trace_record r;
@@ -26,7 +22,7 @@ typedef struct ahead_record {
  * taken, its writes' old places are fetched too, which needs the entries
  * in the cache, so a batch later. */
 typedef struct feed_batch {
-    ahead_record rec[FEED_AHEAD];
+    ahead_record rec[TRACE_FEED_AHEAD];
     uint32_t count;
 } feed_batch;
 
@@ -224,9 +220,9 @@ static int read_record(trace_feed *f, trace_record *r)
  * its mapping entries where that pays. */
 static void read_batch(trace_feed *f, feed_batch *b)
 {
-    uint64_t offsets[FEED_AHEAD];
+    uint64_t offsets[TRACE_FEED_AHEAD];
     b->count = 0;
-    while (f->end == 1 && b->count < FEED_AHEAD) {
+    while (f->end == 1 && b->count < TRACE_FEED_AHEAD) {
         ahead_record *a = &b->rec[b->count];
         f->end = read_record(f, &a->r);
         if (f->end != 1) break;
@@ -239,7 +235,7 @@ static void read_batch(trace_feed *f, feed_batch *b)
 /* The batch about to be taken: its writes' old places, where warming pays. */
 static void warm_overwrites(trace_feed *f, const feed_batch *b)
 {
-    uint64_t offsets[FEED_AHEAD];
+    uint64_t offsets[TRACE_FEED_AHEAD];
     uint32_t n = 0;
     if (!ssd_warm_pays(f->d)) return;
     for (uint32_t i = 0; i < b->count; i++)

@@ -29,6 +29,12 @@
 
 typedef struct trace_feed trace_feed;
 
+/* Records read ahead in one batch: what ssd_warm loads in one go (16
+ * measured as well as 8 and 32 for the synthetic lookahead,
+ * LOOKAHEAD_BATCH). A replay stopped by a budget has read at most this
+ * many records that it never takes. */
+enum { TRACE_FEED_AHEAD = 16 };
+
 /* Opens the source that the workload keys name and makes the pass over
  * the trace its layout needs. NULL, with a message naming the key or the
  * file, on bad input. */

@@ -12,6 +12,7 @@
 #include "sim_config.h"
 #include "ssd.h"
 #include "trace.h"
+#include "trace_feed.h"
 #include "workload.h"
 
 #define SAMPLES SOURCE_DIR "/tests/data/traces/"
@@ -466,9 +467,10 @@ Test(replay, warming_changes_no_result)
     cr_assert_eq(b.rc, 0, "%s", b.err);
     cr_assert_geq(a.warmed, 5000, "each record taken was warmed first");
     /* a batch's writes have their old places loaded before the first of
-     * them is taken; at most a batch of 16 read ahead is not taken */
+     * them is taken; at most a batch read ahead is not taken */
     uint64_t writes = a.st.completed[SSDLAB_WRITE];
-    cr_assert(writes > 0 && a.overwrites >= writes && a.overwrites <= writes + 16, "%llu writes, %llu old places loaded",
+    cr_assert(writes > 0 && a.overwrites >= writes && a.overwrites <= writes + TRACE_FEED_AHEAD,
+              "%llu writes, %llu old places loaded",
               (unsigned long long)writes, (unsigned long long)a.overwrites);
     cr_assert_eq(b.warmed, 0);
     cr_assert_eq(b.overwrites, 0);

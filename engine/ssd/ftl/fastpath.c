@@ -187,7 +187,7 @@ static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t 
 }
 
 void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage) { prefetch_entry(f, f->map_loc, 0, tu, stage); }
-void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage) { prefetch_entry(f, f->l2p, UINT32_MAX, lpn, stage); }
+void ftl_prefetch_write(const ftl *f, uint32_t lpn) { prefetch_entry(f, f->l2p, UINT32_MAX, lpn, 0); }
 
 /* ftl_write_now, with the die and the unit it took. */
 static int write_one(ftl *f, uint32_t lpn, uint32_t *die_out, uint32_t *ppa_out)

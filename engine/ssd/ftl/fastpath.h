@@ -15,10 +15,11 @@ int ftl_write_now(ftl *f, uint32_t lpn);
  * (a sequential fill's). Returns the units written (fewer only when no die
  * can take one). */
 size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n);
-/* Warms the cache for a coming ftl_write_now(lpn): stage 0 fetches the
- * mapping entry, stage 1 (later, once that has arrived) what it points at.
- * Random writes are two cache misses each; issued ahead, they overlap. */
-void ftl_prefetch_write(const ftl *f, uint32_t lpn, int stage);
+/* Warms the cache for a coming ftl_write_now(lpn): fetches its mapping
+ * entry. What the entry points at (the old place's valid bits and block
+ * record) is the write's second miss: once the entry is in, ftl_warm_old
+ * loads a batch of those together. */
+void ftl_prefetch_write(const ftl *f, uint32_t lpn);
 /* The same for a coming ftl_map_unit(tu): stage 0 fetches where the
  * translation unit is, stage 1 (later) the valid bits and block record of
  * that place, which the write-back invalidates. */

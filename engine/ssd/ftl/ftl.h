@@ -319,8 +319,9 @@ static inline void ftl_prefetch_old_of(const ftl *f, uint32_t lpn)
 }
 /* Loads, together, what overwriting lpns[0..n) changes at their old
  * places (the valid bit's word, the block's record), for a batch whose
- * entries ftl_warm loaded a batch before: read from the cache, they give
- * the addresses at once. Fetched after the firmware stage alone
+ * entries are in the cache (ftl_warm loaded them a batch before, or the
+ * fast path fetched them ahead): read from the cache, they give the
+ * addresses at once. Fetched after the firmware stage alone
  * (ftl_prefetch_old_of), or at admission, the clear of the valid bit
  * still waited (perf, binary replay); loaded a batch ahead it does not
  * (docs/ssd-model.md). Changes nothing. */

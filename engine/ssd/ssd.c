@@ -476,31 +476,53 @@ int ssd_wear_begin(ssd *d)
     if (mapwear_init(&d->wear, &d->map)) return -1;
     d->f.fast_relocated = mapwear_relocated;
     d->f.fast_ctx = &d->wear;
+    d->f.fast_relocated_group = d->p.map_page_of;
     return 0;
 }
 
-/* The fast path's writes of lpns in turn, their targets fetched ahead so
- * that the cache misses of later writes overlap; a wear phase's count as
- * host bytes and keep the DRAM-less mapping cache. Returns the units
- * written (fewer only when no die can take one). */
+enum { WRITE_AHEAD = 16 }; /* 32 before; 8, 16 and 64 in pairs on the wear: 16 and 8 alike, 64 slower */
+
+/* What write j of lpns[0..n) is to touch, fetched ahead so that the cache
+ * misses of later writes overlap. */
+static inline void fetch_ahead(ssd *d, const uint32_t *lpns, size_t n, size_t j, bool wear)
+{
+    if (j + 2 * WRITE_AHEAD < n) ftl_prefetch_write(&d->f, lpns[j + 2 * WRITE_AHEAD]);
+    /* The old places of the next WRITE_AHEAD writes (their entries
+     * fetched above), loaded together: prefetched one at a time, the
+     * clear of each old valid bit still waited (three quarters of the
+     * host write's samples, TR200 480 wear); loads issued at once overlap. */
+    if (j % WRITE_AHEAD == 0) ftl_warm_old(&d->f, lpns + j, (uint32_t)(n - j < WRITE_AHEAD ? n - j : WRITE_AHEAD));
+    if (wear && j + WRITE_AHEAD < n) ftl_prefetch_touch(&d->f, lpns[j + WRITE_AHEAD]); /* mapwear_dirty's slot */
+}
+
+/* The fast path's writes of lpns in turn; a wear phase's count as host
+ * bytes and keep the DRAM-less mapping cache. A run of consecutive units
+ * (a request of several) is written a program unit's rest at a time where
+ * each would go without a choice (ftl_write_now_within), and dirties its
+ * translation unit once where the calls after each would change nothing
+ * (mapwear_quiet). Returns the units written (fewer only when no die can
+ * take one). */
 static size_t write_now(ssd *d, const uint32_t *lpns, size_t n, bool wear)
 {
-    enum { AHEAD = 16 }; /* 32 before; 8, 16 and 64 in pairs on the wear: 16 and 8 alike, 64 slower */
-    for (size_t i = 0; i < n; i++) {
-        if (i + 2 * AHEAD < n) ftl_prefetch_write(&d->f, lpns[i + 2 * AHEAD]);
-        /* The old places of the next AHEAD writes (their entries fetched
-         * above), loaded together: prefetched one at a time, the clear of
-         * each old valid bit still waited (three quarters of write_one's
-         * samples, TR200 480 wear); loads issued at once overlap. */
-        if (i % AHEAD == 0) ftl_warm_old(&d->f, lpns + i, (uint32_t)(n - i < AHEAD ? n - i : AHEAD));
-        if (wear && i + AHEAD < n) ftl_prefetch_touch(&d->f, lpns[i + AHEAD]); /* mapwear_dirty's slot */
-        if (ftl_write_now(&d->f, lpns[i])) return i;
+    bool mapped = wear && mapwear_on(&d->wear);
+    size_t fetched = 0;
+    for (size_t i = 0; i < n;) {
+        size_t run = 1;
+        while (i + run < n && lpns[i + run] == lpns[i] + run) run++;
+        if (mapped) run = mapwear_quiet(&d->wear, lpns[i], run);
+        for (; fetched < i + run; fetched++) fetch_ahead(d, lpns, n, fetched, wear);
+        size_t done = ftl_write_now_within(&d->f, lpns[i], run);
+        if (!done) {
+            if (ftl_write_now(&d->f, lpns[i])) return i;
+            done = 1;
+        }
+        i += done;
         if (!wear) continue;
         /* host bytes, so that write amplification has its denominator;
          * no command completes: nothing was timed */
-        d->m.ops.bytes[SSDLAB_WRITE] += d->p.unit;
-        if (!mapwear_on(&d->wear)) continue;
-        mapwear_dirty(&d->wear, lpns[i]);
+        d->m.ops.bytes[SSDLAB_WRITE] += done * d->p.unit;
+        if (!mapped) continue;
+        mapwear_dirty(&d->wear, lpns[i - done]);
         mapwear_collect(&d->wear);
     }
     return n;

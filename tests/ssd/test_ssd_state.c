@@ -502,3 +502,76 @@ Test(state, wear_path_writes_back_a_dram_table_as_the_timed_path)
     const char *dram[] = {"ftl.mapping=dram", "ftl.map_dirty_limit=256KiB", "drive.user_capacity=400MB"};
     wear_path_writes_back_as_the_timed_path(dram);
 }
+
+/* The wear path's shorter ways for runs (a request's units a program
+ * unit's rest at a time, a victim's runs of units moved at once, the
+ * translation unit dirtied once) leave exactly the state that writing
+ * and moving one unit at a time leaves (ftl.one_by_one): every mapping
+ * entry, every block's counts, the units written by stream, and the
+ * mapping's write-backs. Requests of 1, 8 and 32 units, so that victims
+ * hold runs too. */
+static void wear_requests(driver *v, uint64_t requests)
+{
+    static const uint32_t sizes[] = {1, 8, 32};
+    uint32_t batch[4096];
+    size_t k = 0;
+    cr_assert_eq(ssd_wear_begin(v->d), 0);
+    for (uint64_t r = 0; r < requests; r++) {
+        uint32_t n = sizes[gsl_rng_uniform_int(v->rng, 3)];
+        uint32_t first = (uint32_t)gsl_rng_uniform_int(v->rng, v->units - n);
+        if (k + n > 4096) {
+            cr_assert_eq(ssd_wear(v->d, batch, k), k);
+            k = 0;
+        }
+        for (uint32_t u = 0; u < n; u++) batch[k++] = first + u;
+    }
+    cr_assert_eq(ssd_wear(v->d, batch, k), k);
+    ssd_wear_end(v->d);
+}
+
+static void wear_in_runs_equals_one_by_one(const char *const *sets, int nsets)
+{
+    driver a, b;
+    open_small(&a, sets, nsets);
+    open_small(&b, sets, nsets);
+    ftl *fa = ssd_ftl(a.d), *fb = ssd_ftl(b.d);
+    fb->one_by_one = true;
+    ssd_precondition(a.d, 0, a.rng);
+    ssd_precondition(b.d, 0, b.rng);
+    wear_requests(&a, a.units / 4);
+    wear_requests(&b, b.units / 4);
+    cr_assert_gt(fa->units_written[STREAM_GC], fa->units_written[STREAM_HOST] / 2, "GC moved data: %llu units",
+                 (unsigned long long)fa->units_written[STREAM_GC]);
+    for (int s = 0; s < STREAM_COUNT; s++)
+        cr_assert_eq(fa->units_written[s], fb->units_written[s], "stream %d: %llu units in runs, %llu one by one", s,
+                     (unsigned long long)fa->units_written[s], (unsigned long long)fb->units_written[s]);
+    cr_assert_eq(fa->erases, fb->erases);
+    for (uint32_t lpn = 0; lpn < a.units; lpn++)
+        cr_assert_eq(ftl_lookup(fa, lpn), ftl_lookup(fb, lpn), "logical unit %u", lpn);
+    for (uint32_t blk = 0; blk < 4 * 48; blk++) {
+        cr_assert_eq(fa->blocks[blk].valid, fb->blocks[blk].valid, "block %u's valid units", blk);
+        cr_assert_eq(fa->blocks[blk].write_ptr, fb->blocks[blk].write_ptr, "block %u's units written", blk);
+        cr_assert_eq(fa->blocks[blk].erase_count, fb->blocks[blk].erase_count, "block %u's erases", blk);
+        cr_assert_eq(fa->blocks[blk].closed_at, fb->blocks[blk].closed_at, "block %u's closing", blk);
+    }
+    for (uint32_t tu = 0; tu < fa->map_units; tu++) cr_assert_eq(fa->map_loc[tu], fb->map_loc[tu], "translation unit %u", tu);
+    ssdlab_stats sa, sb;
+    ssd_stats(a.d, &sa);
+    ssd_stats(b.d, &sb);
+    cr_assert_eq(sa.map_writebacks, sb.map_writebacks);
+    check(&a);
+    check(&b);
+    close_small(&a);
+    close_small(&b);
+}
+
+Test(state, wear_in_runs_equals_one_by_one_with_a_mapping_cache)
+{
+    const char *cached[] = {"ftl.mapping=cached", "ftl.map_cache=256KiB", "drive.user_capacity=400MB"};
+    wear_in_runs_equals_one_by_one(cached, 3);
+}
+
+Test(state, wear_in_runs_equals_one_by_one_with_a_dram_table)
+{
+    wear_in_runs_equals_one_by_one(NULL, 0);
+}

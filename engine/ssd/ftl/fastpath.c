@@ -83,6 +83,64 @@ static void finish_moves(ftl *f, uint32_t victim, const uint32_t *list, uint32_t
     if (ftl_block_slc(f, victim)) f->units_folded += moved; /* out of the SLC cache: a fold */
 }
 
+/* The fetches for the move `AHEAD` places after move i of a victim's n:
+ * its mapping entry, a random access, fetched while this one is moved.
+ * Non-temporal: the entry is stored once, 16 moves on, and kept out of
+ * the second-level cache, it leaves room there for the tables used again
+ * (the cache's slots, the block records); TR200 480 wear to 3 %, one
+ * pair: 3.8 s of 148 s less. */
+static inline void prefetch_move_ahead(const ftl *f, const uint32_t *holds, const uint32_t *list, uint32_t i, uint32_t n)
+{
+    enum { AHEAD = 16 };
+    uint32_t ahead = i + AHEAD < n ? holds[list[i + AHEAD]] : FTL_NONE;
+    if (ahead < FTL_MAP_BIT) {
+        __builtin_prefetch(&f->l2p[ahead], 1, 0);
+        if (f->fast_relocated) ftl_prefetch_touch(f, ahead); /* what the hook reads */
+    } else if (ahead != FTL_NONE) {
+        ftl_prefetch_map_unit(f, ahead & ~FTL_MAP_BIT, 0);
+    }
+}
+
+/* How many of the victim's moves after move i (of data unit lpn, just
+ * made) continue its run: the next offsets, holding the next logical
+ * units, in the same group of the hook (fast_relocated_group), with room
+ * for them in d short of its last unit. */
+static uint32_t run_after(const ftl *f, const uint32_t *holds, const uint32_t *list, uint32_t i, uint32_t n, uint32_t lpn,
+                          const move_dest *d)
+{
+    uint32_t most = n - i - 1, room = d->end - d->next;
+    if (room <= most) most = room ? room - 1 : 0;
+    uint32_t m = 0;
+    while (m < most && list[i + 1 + m] == list[i] + 1 + m && holds[list[i] + 1 + m] == lpn + 1 + m) m++;
+    if (f->fast_relocated) {
+        uint32_t group = divide(f->fast_relocated_group, lpn);
+        while (m && divide(f->fast_relocated_group, lpn + m) != group) m--;
+    }
+    return m;
+}
+
+/* Moves i+1 .. i+m of a victim at base: the run after data unit lpn,
+ * found by run_after. Each would take d's next unit as move_data does,
+ * and the hook's call for each would change nothing: the one for lpn,
+ * just made, left their group's state as these would (the DRAM-less
+ * mapping cache's translation unit most recent and dirty). So their
+ * bookkeeping is done once, and the hook is not called. */
+static void move_run(ftl *f, uint32_t base, const uint32_t *holds, const uint32_t *list, uint32_t i, uint32_t n,
+                     uint32_t lpn, uint32_t m, move_dest *d)
+{
+    for (uint32_t k = 1; k <= m; k++) {
+        prefetch_move_ahead(f, holds, list, i + k, n);
+        uint32_t to = d->next + k - 1;
+        ftl_set_entry(f, lpn + k, to);
+        revmap_set_in(&f->rm, to, d->row, to - d->first, lpn + k);
+        if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[base + list[i] + k];
+    }
+    f->blocks[d->block].write_ptr += m;
+    f->blocks[d->block].valid += m;
+    f->units_written[STREAM_GC] += m;
+    d->next += m;
+}
+
 /* Moves every valid unit of a victim to the die's GC stream and erases it.
  * Returns the units moved, or -1 if the GC stream ran out of blocks. */
 static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
@@ -93,19 +151,7 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     ftl_stream to_stream = ftl_gc_stream(f, victim);
     move_dest dest = {0};
     for (uint32_t i = 0; i < n; i++) {
-        /* The mapping entries of units a few steps ahead are random
-         * accesses: fetch them while this one is moved. Non-temporal: the
-         * entry is stored once, 16 moves on, and kept out of the second-level
-         * cache, it leaves room there for the tables used again (the cache's
-         * slots, the block records); TR200 480 wear to 3 %, one pair: 3.8 s
-         * of 148 s less. */
-        uint32_t ahead = i + 16 < n ? holds[list[i + 16]] : FTL_NONE;
-        if (ahead < FTL_MAP_BIT) {
-            __builtin_prefetch(&f->l2p[ahead], 1, 0);
-            if (f->fast_relocated) ftl_prefetch_touch(f, ahead); /* what the hook reads */
-        } else if (ahead != FTL_NONE) {
-            ftl_prefetch_map_unit(f, ahead & ~FTL_MAP_BIT, 0);
-        }
+        prefetch_move_ahead(f, holds, list, i, n);
         /* A write-back from an earlier move may have taken a translation
          * unit away. One that this loop moved keeps its bit here until
          * finish_moves, but is not in the list again. */
@@ -116,13 +162,20 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
             return -1;
         }
         uint32_t what = holds[list[i]];
+        moved++;
         if (what & FTL_MAP_BIT) {
             move_map_unit(f, what & ~FTL_MAP_BIT, to, &dest);
-        } else {
-            move_data(f, base + list[i], what, to, &dest);
-            if (f->fast_relocated) f->fast_relocated(f->fast_ctx, what);
+            continue;
         }
-        moved++;
+        move_data(f, base + list[i], what, to, &dest);
+        if (f->fast_relocated) f->fast_relocated(f->fast_ctx, what);
+        /* Data units stay valid while the victim is moved (write-backs
+         * take translation units only), so the run needs no test. */
+        uint32_t m = f->one_by_one ? 0 : run_after(f, holds, list, i, n, what, &dest);
+        if (!m) continue;
+        move_run(f, base, holds, list, i, n, what, m, &dest);
+        moved += m;
+        i += m;
     }
     finish_moves(f, victim, list, n, moved, true);
     ftl_count_moved(f, victim, (uint64_t)moved);
@@ -189,8 +242,7 @@ static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t 
 void ftl_prefetch_map_unit(const ftl *f, uint32_t tu, int stage) { prefetch_entry(f, f->map_loc, 0, tu, stage); }
 void ftl_prefetch_write(const ftl *f, uint32_t lpn) { prefetch_entry(f, f->l2p, UINT32_MAX, lpn, 0); }
 
-/* ftl_write_now, with the die and the unit it took. */
-static int write_one(ftl *f, uint32_t lpn, uint32_t *die_out, uint32_t *ppa_out)
+int ftl_write_now(ftl *f, uint32_t lpn)
 {
     uint32_t die = ftl_host_die(f, STREAM_HOST);
     if (die == FTL_NONE) return -1;
@@ -199,15 +251,7 @@ static int write_one(ftl *f, uint32_t lpn, uint32_t *die_out, uint32_t *ppa_out)
     f->handle_host[0]++;
     if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
     if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
-    *die_out = die;
-    *ppa_out = ppa;
     return 0;
-}
-
-int ftl_write_now(ftl *f, uint32_t lpn)
-{
-    uint32_t die, ppa;
-    return write_one(f, lpn, &die, &ppa);
 }
 
 /* Whether the writes after one on `die` that leaves its program unit
@@ -222,21 +266,29 @@ static bool program_unit_continues(const ftl *f, uint32_t die)
     return ftl_takes_host(f, die) && ftl_free_blocks(f, die) > f->p->gc_threshold;
 }
 
+size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n)
+{
+    uint32_t die = f->host_die, b = f->dies[die].open[STREAM_HOST], upp = f->p->units_per_program;
+    if (f->one_by_one || b == FTL_NONE || !program_unit_continues(f, die)) return 0;
+    uint32_t filled = f->blocks[b].write_ptr % upp;
+    if (!filled) return 0; /* a new program unit: ftl_write_now picks its die */
+    uint32_t left = upp - filled, rest = left < n ? left : (uint32_t)n;
+    for (uint32_t k = 0; k < rest; k++) ftl_map_in(f, lpn0 + k, ftl_alloc(f, die, STREAM_HOST), b, false);
+    f->handle_host[0] += rest;
+    if (rest == left) ftl_advance_host_die(f);
+    return rest;
+}
+
 size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n)
 {
-    const uint32_t upp = f->p->units_per_program;
-    size_t i = 0;
-    while (i < n) {
-        uint32_t die, ppa;
-        if (write_one(f, lpn0 + (uint32_t)i, &die, &ppa)) return i;
+    for (size_t i = 0; i < n;) {
+        size_t k = ftl_write_now_within(f, lpn0 + (uint32_t)i, n - i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        if (ftl_write_now(f, lpn0 + (uint32_t)i)) return i;
         i++;
-        uint32_t left = upp - 1 - ftl_offset_of(f, ppa) % upp; /* in ppa's program unit */
-        uint32_t rest = left < n - i ? left : (uint32_t)(n - i);
-        if (!rest || !program_unit_continues(f, die)) continue;
-        uint32_t b = ftl_block_of(f, ppa);
-        for (uint32_t k = 0; k < rest; k++, i++) ftl_map_in(f, lpn0 + (uint32_t)i, ftl_alloc(f, die, STREAM_HOST), b, false);
-        f->handle_host[0] += rest;
-        if (rest == left) ftl_advance_host_die(f);
     }
     return n;
 }

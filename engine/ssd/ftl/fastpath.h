@@ -15,6 +15,13 @@ int ftl_write_now(ftl *f, uint32_t lpn);
  * (a sequential fill's). Returns the units written (fewer only when no die
  * can take one). */
 size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n);
+/* ftl_write_now of lpn0, lpn0 + 1, ..., at most n of them, as far as each
+ * goes where ftl_write_now would put it without a choice: into the rest
+ * of the program unit under way on the die at the host cursor, while that
+ * die takes host writes and stays above its GC threshold (so none of them
+ * collects). The same result as those calls, by a shorter way. Returns
+ * how many it wrote: 0 when the next write starts a program unit. */
+size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n);
 /* Warms the cache for a coming ftl_write_now(lpn): fetches its mapping
  * entry. What the entry points at (the old place's valid bits and block
  * record) is the write's second miss: once the entry is in, ftl_warm_old

@@ -127,6 +127,11 @@ typedef struct ftl {
      * translation unit, as the timed path's relocation hook does). */
     void (*fast_relocated)(void *ctx, uint32_t lpn);
     void *fast_ctx;
+    /* Logical units in the same fast_relocated_group (lpn divided by it)
+     * need the hook's call once in a row of moves: a second call, with
+     * nothing in between, changes nothing (for the mapping cache: one
+     * translation unit). */
+    divider fast_relocated_group;
     /* What a move of logical unit lpn reads next to its mapping entry, at
      * move_touches[lpn / move_touch_of] (the DRAM-less mapping cache's
      * slot of its translation unit; NULL: nothing): the fast path fetches
@@ -138,6 +143,10 @@ typedef struct ftl {
     const uint32_t *move_touches;
     divider move_touch_of;
     uint32_t *move_list; /* the fast path's scratch: a victim's valid offsets (units_per_block) */
+    /* The fast path's reference, for tests: GC moves and host writes one
+     * unit at a time, the relocation hook called for each, without the
+     * shorter ways for runs (which must leave the same state). */
+    bool one_by_one;
     /* Debug mode only (ftl_enable_versions): the write sequence number of
      * the data in each physical unit, and the latest one of each logical
      * unit, so the checker can tell a mapping points at the latest write. */

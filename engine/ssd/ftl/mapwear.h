@@ -31,6 +31,18 @@ static inline void mapwear_dirty(mapwear *w, uint32_t lpn)
     uint32_t tu = divide(w->page_of, lpn);
     if (!mapcache_touch(w->cache, tu, true)) mapwear_miss(w, tu);
 }
+/* How many of lpn, lpn + 1, ... (at most k) may be written before one
+ * mapwear_dirty(w, lpn) that stands for a call after each: those in lpn's
+ * translation unit when it is cached (the hit writes nothing back, and a
+ * second call changes nothing), one when it is not. */
+static inline size_t mapwear_quiet(const mapwear *w, uint32_t lpn, size_t k)
+{
+    uint32_t tu = divide(w->page_of, lpn);
+    if (!mapcache_has(w->cache, tu)) return 1;
+    size_t m = 1;
+    while (m < k && divide(w->page_of, lpn + (uint32_t)m) == tu) m++;
+    return m;
+}
 /* mapwear_dirty as the FTL's relocation hook (ctx is the mapwear). */
 void mapwear_relocated(void *ctx, uint32_t lpn);
 /* mapwear_collect's work, when there are dies to look at. */

@@ -50,13 +50,18 @@ static inline uint32_t dest_take(ftl *f, uint32_t die, ftl_stream s, move_dest *
  * what is known of the victim worked out once per victim: a valid unit's
  * mapping entry names it, so its old place is `from` and needs no lookup.
  * The old place stays valid until finish_moves: nothing reads it again. */
-static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
+static inline void place_moved(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
 {
     ftl_set_entry(f, lpn, to);
     revmap_set_in(&f->rm, to, d->row, to - d->first, lpn);
+    if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
+}
+/* place_moved, with the destination block's counts. */
+static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
+{
+    place_moved(f, from, lpn, to, d);
     f->blocks[d->block].valid++;
     f->units_written[STREAM_GC]++;
-    if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
 
 /* ftl_map_unit of translation unit tu from `from` to `to`, as move_data
@@ -120,7 +125,8 @@ static uint32_t run_after(const ftl *f, const uint32_t *holds, const uint32_t *l
 }
 
 /* Moves i+1 .. i+m of a victim at base: the run after data unit lpn,
- * found by run_after. Each would take d's next unit as move_data does,
+ * found by run_after. Each would take d's next unit as move_data does
+ * (place_moved, the per-unit part, is shared),
  * and the hook's call for each would change nothing: the one for lpn,
  * just made, left their group's state as these would (the DRAM-less
  * mapping cache's translation unit most recent and dirty). So their
@@ -130,10 +136,7 @@ static void move_run(ftl *f, uint32_t base, const uint32_t *holds, const uint32_
 {
     for (uint32_t k = 1; k <= m; k++) {
         prefetch_move_ahead(f, holds, list, i + k, n);
-        uint32_t to = d->next + k - 1;
-        ftl_set_entry(f, lpn + k, to);
-        revmap_set_in(&f->rm, to, d->row, to - d->first, lpn + k);
-        if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[base + list[i] + k];
+        place_moved(f, base + list[i] + k, lpn + k, d->next + k - 1, d);
     }
     f->blocks[d->block].write_ptr += m;
     f->blocks[d->block].valid += m;

@@ -505,10 +505,11 @@ static inline void fetch_ahead(ssd *d, const uint32_t *lpns, size_t n, size_t j,
 static size_t wear_now(ssd *d, const uint32_t *lpns, size_t n)
 {
     bool mapped = mapwear_on(&d->wear);
-    size_t fetched = 0;
+    size_t fetched = 0, end = 0; /* lpns[i..end) are consecutive */
     for (size_t i = 0; i < n;) {
-        size_t run = 1;
-        while (i + run < n && lpns[i + run] == lpns[i] + run) run++;
+        if (end <= i)
+            for (end = i + 1; end < n && lpns[end] == (uint64_t)lpns[end - 1] + 1;) end++;
+        size_t run = end - i;
         if (mapped) run = mapwear_quiet(&d->wear, lpns[i], run);
         for (; fetched < i + run; fetched++) fetch_ahead(d, lpns, n, fetched, true);
         size_t done = ftl_write_now_within(&d->f, lpns[i], run);

@@ -18,7 +18,10 @@ Test(revmap, block_of_is_exact_division)
         for (uint64_t q = 0; q * U <= UINT32_MAX; q += 1 + (UINT32_MAX / U) / 1000) {
             uint64_t at[] = {q * U, q * U + U - 1, q * U + U / 2};
             for (int i = 0; i < 3; i++)
-                if (at[i] <= UINT32_MAX) cr_assert_eq(divide(d, (uint32_t)at[i]), at[i] / U, "U %u x %llu", U, (unsigned long long)at[i]);
+                if (at[i] <= UINT32_MAX) {
+                    cr_assert_eq(divide(d, (uint32_t)at[i]), at[i] / U, "U %u x %llu", U, (unsigned long long)at[i]);
+                    cr_assert_eq(divide_left(d, (uint32_t)at[i]), U - at[i] % U, "U %u x %llu", U, (unsigned long long)at[i]);
+                }
         }
         cr_assert_eq(divide(d, UINT32_MAX), UINT32_MAX / U, "U %u", U);
         cr_assert_eq(revmap_block_of(&m, UINT32_MAX - 7), (UINT32_MAX - 7) / U, "U %u", U);

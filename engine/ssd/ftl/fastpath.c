@@ -49,17 +49,19 @@ static inline uint32_t dest_take(ftl *f, uint32_t die, ftl_stream s, move_dest *
 /* ftl_relocate of a logical unit from `from` to `to`, taken from d, with
  * what is known of the victim worked out once per victim: a valid unit's
  * mapping entry names it, so its old place is `from` and needs no lookup.
- * The old place stays valid until finish_moves: nothing reads it again. */
+ * The old place stays valid until finish_moves: nothing reads it again.
+ * All but the new place's valid bit, which a run sets a word at a time. */
 static inline void place_moved(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
 {
     ftl_set_entry(f, lpn, to);
-    revmap_set_in(&f->rm, to, d->row, to - d->first, lpn);
+    if (d->row) d->row[to - d->first] = lpn;
     if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
-/* place_moved, with the destination block's counts. */
+/* place_moved, with the valid bit and the destination block's counts. */
 static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
 {
     place_moved(f, from, lpn, to, d);
+    revmap_set_valid(&f->rm, to);
     f->blocks[d->block].valid++;
     f->units_written[STREAM_GC]++;
 }
@@ -117,9 +119,9 @@ static uint32_t run_after(const ftl *f, const uint32_t *holds, const uint32_t *l
     if (room <= most) most = room ? room - 1 : 0;
     uint32_t m = 0;
     while (m < most && list[i + 1 + m] == list[i] + 1 + m && holds[list[i] + 1 + m] == lpn + 1 + m) m++;
-    if (f->fast_relocated) {
-        uint32_t group = divide(f->fast_relocated_group, lpn);
-        while (m && divide(f->fast_relocated_group, lpn + m) != group) m--;
+    if (m && f->fast_relocated) {
+        uint32_t in_group = divide_left(f->fast_relocated_group, lpn) - 1; /* after lpn */
+        if (in_group < m) m = in_group;
     }
     return m;
 }
@@ -138,6 +140,7 @@ static void move_run(ftl *f, uint32_t base, const uint32_t *holds, const uint32_
         prefetch_move_ahead(f, holds, list, i + k, n);
         place_moved(f, base + list[i] + k, lpn + k, d->next + k - 1, d);
     }
+    revmap_set_range(&f->rm, d->next, m);
     f->blocks[d->block].write_ptr += m;
     f->blocks[d->block].valid += m;
     f->units_written[STREAM_GC] += m;
@@ -269,6 +272,32 @@ static bool program_unit_continues(const ftl *f, uint32_t die)
     return ftl_takes_host(f, die) && ftl_free_blocks(f, die) > f->p->gc_threshold;
 }
 
+/* ftl_map_in of lpn0 .. lpn0 + n - 1 to the next n units of the die's
+ * open host block b, which has them (they end a program unit at most):
+ * the block's row, counts and write pointer worked out once, and the new
+ * places' valid bits set a word at a time. Not in debug mode, whose
+ * versions go unit by unit. */
+static void place_host_run(ftl *f, uint32_t die, uint32_t b, uint32_t lpn0, uint32_t n)
+{
+    ftl_block *blk = &f->blocks[b];
+    uint32_t *row = revmap_row_or_null(&f->rm, b), off = blk->write_ptr, first = b * f->p->units_per_block + off;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t old = ftl_entry(f, lpn0 + k);
+        if (old != FTL_NONE) ftl_invalidate(f, old);
+        else f->mapped++;
+        ftl_set_entry(f, lpn0 + k, first + k);
+        if (row) row[off + k] = lpn0 + k;
+    }
+    revmap_set_range(&f->rm, first, n);
+    blk->write_ptr += n;
+    blk->valid += n;
+    /* A block that fills closes as its last unit is taken, before that
+     * unit is counted (ftl_alloc, then ftl_map_in): its closing time. */
+    f->units_written[STREAM_HOST] += n - 1;
+    if (blk->write_ptr >= ftl_capacity(f, b)) ftl_close_block(f, die, STREAM_HOST);
+    f->units_written[STREAM_HOST]++;
+}
+
 size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n)
 {
     uint32_t die = f->host_die, b = f->dies[die].open[STREAM_HOST], upp = f->p->units_per_program;
@@ -276,7 +305,10 @@ size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n)
     uint32_t filled = f->blocks[b].write_ptr % upp;
     if (!filled) return 0; /* a new program unit: ftl_write_now picks its die */
     uint32_t left = upp - filled, rest = left < n ? left : (uint32_t)n;
-    for (uint32_t k = 0; k < rest; k++) ftl_map_in(f, lpn0 + k, ftl_alloc(f, die, STREAM_HOST), b, false);
+    if (f->version_of_physical)
+        for (uint32_t k = 0; k < rest; k++) ftl_map_in(f, lpn0 + k, ftl_alloc(f, die, STREAM_HOST), b, false);
+    else
+        place_host_run(f, die, b, lpn0, rest);
     f->handle_host[0] += rest;
     if (rest == left) ftl_advance_host_die(f);
     return rest;

@@ -37,11 +37,9 @@ static inline void mapwear_dirty(mapwear *w, uint32_t lpn)
  * second call changes nothing), one when it is not. */
 static inline size_t mapwear_quiet(const mapwear *w, uint32_t lpn, size_t k)
 {
-    uint32_t tu = divide(w->page_of, lpn);
-    if (!mapcache_has(w->cache, tu)) return 1;
-    size_t m = 1;
-    while (m < k && divide(w->page_of, lpn + (uint32_t)m) == tu) m++;
-    return m;
+    if (!mapcache_has(w->cache, divide(w->page_of, lpn))) return 1;
+    size_t in_unit = divide_left(w->page_of, lpn);
+    return in_unit < k ? in_unit : k;
 }
 /* mapwear_dirty as the FTL's relocation hook (ctx is the mapwear). */
 void mapwear_relocated(void *ctx, uint32_t lpn);

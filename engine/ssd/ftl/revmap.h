@@ -48,6 +48,10 @@ static inline uint32_t revmap_block_of(const revmap *m, uint32_t ppa) { return d
 static inline bool revmap_valid(const revmap *m, uint32_t ppa) { return m->valid[ppa >> 6] >> (ppa & 63) & 1; }
 static inline bool revmap_covers(const revmap *m, uint32_t block) { return m->slot_of[block] != REVMAP_NONE; }
 
+/* Marks unit ppa valid, its row left as it is (a run's rows are written
+ * in its loop and its valid bits after, a word at a time). */
+static inline void revmap_set_valid(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] |= UINT64_C(1) << (ppa & 63); }
+
 /* A block's row of `units_per_block` entries, or NULL when it has no slot. */
 static inline uint32_t *revmap_row_or_null(const revmap *m, uint32_t block)
 {
@@ -58,7 +62,7 @@ static inline uint32_t *revmap_row_or_null(const revmap *m, uint32_t block)
  * now holds `what`. */
 static inline void revmap_set_in(revmap *m, uint32_t ppa, uint32_t *row, uint32_t offset, uint32_t what)
 {
-    m->valid[ppa >> 6] |= UINT64_C(1) << (ppa & 63);
+    revmap_set_valid(m, ppa);
     if (row) row[offset] = what;
 }
 /* Unit ppa, of block `block`, now holds `what`. The caller has the block
@@ -71,6 +75,15 @@ static inline void revmap_prefetch_valid(const revmap *m, uint32_t ppa) { __buil
 static inline void revmap_clear(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63)); }
 /* Clears the valid bits of units first..first+n-1. */
 void revmap_clear_range(revmap *m, uint64_t first, uint64_t n);
+/* Sets the valid bits of units first..first+n-1, a word at a time. */
+static inline void revmap_set_range(revmap *m, uint64_t first, uint64_t n)
+{
+    for (uint64_t end = first + n; first < end;) {
+        uint64_t bit = first & 63, span = 64 - bit < end - first ? 64 - bit : end - first;
+        m->valid[first >> 6] |= (span == 64 ? UINT64_MAX : ((UINT64_C(1) << span) - 1)) << bit;
+        first += span;
+    }
+}
 
 /* What a valid unit of a covered block holds; REVMAP_NONE if it is invalid. */
 static inline uint32_t revmap_holds(const revmap *m, uint32_t ppa)

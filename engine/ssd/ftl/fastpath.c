@@ -50,16 +50,19 @@ static inline uint32_t dest_take(ftl *f, uint32_t die, ftl_stream s, move_dest *
  * what is known of the victim worked out once per victim: a valid unit's
  * mapping entry names it, so its old place is `from` and needs no lookup.
  * The old place stays valid until finish_moves: nothing reads it again.
- * All but the new place's valid bit, which a run sets a word at a time. */
+ * All but the new place's valid bit, which a run sets a word at a time,
+ * and the mapping entry, which store_entries stores after the victim. */
 static inline void place_moved(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
 {
-    ftl_set_entry(f, lpn, to);
     if (d->row) d->row[to - d->first] = lpn;
     if (f->version_of_physical) f->version_of_physical[to] = f->version_of_physical[from];
 }
-/* place_moved, with the valid bit and the destination block's counts. */
-static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d)
+/* place_moved, with the valid bit and the destination block's counts; the
+ * move starts a run in runs[*r]. */
+static inline void move_data(ftl *f, uint32_t from, uint32_t lpn, uint32_t to, const move_dest *d, ftl_moved_run *runs,
+                             uint32_t *r)
 {
+    runs[(*r)++] = (ftl_moved_run){lpn, to, 1};
     place_moved(f, from, lpn, to, d);
     revmap_set_valid(&f->rm, to);
     f->blocks[d->block].valid++;
@@ -91,21 +94,29 @@ static void finish_moves(ftl *f, uint32_t victim, const uint32_t *list, uint32_t
 }
 
 /* The fetches for the move `AHEAD` places after move i of a victim's n:
- * its mapping entry, a random access, fetched while this one is moved.
- * Non-temporal: the entry is stored once, 16 moves on, and kept out of
- * the second-level cache, it leaves room there for the tables used again
- * (the cache's slots, the block records); TR200 480 wear to 3 %, one
- * pair: 3.8 s of 148 s less. */
+ * what the hook reads for a data unit, a translation unit's place. (The
+ * data units' mapping entries are stored after the loop, store_entries.) */
 static inline void prefetch_move_ahead(const ftl *f, const uint32_t *holds, const uint32_t *list, uint32_t i, uint32_t n)
 {
     enum { AHEAD = 16 };
     uint32_t ahead = i + AHEAD < n ? holds[list[i + AHEAD]] : FTL_NONE;
     if (ahead < FTL_MAP_BIT) {
-        __builtin_prefetch(&f->l2p[ahead], 1, 0);
-        if (f->fast_relocated) ftl_prefetch_touch(f, ahead); /* what the hook reads */
+        if (f->fast_relocated) ftl_prefetch_touch(f, ahead);
     } else if (ahead != FTL_NONE) {
         ftl_prefetch_map_unit(f, ahead & ~FTL_MAP_BIT, 0);
     }
+}
+
+/* The mapping entries of a victim's data moves, runs[0..r), stored in a
+ * loop of their own once its other work is done (nothing in between reads
+ * them: the hook's write-backs move translation units). Each entry is a
+ * random store into a table far larger than the cache; among the moves'
+ * other stores a few lines' misses filled the store queue, and here many
+ * are under way at once. */
+static void store_entries(ftl *f, const ftl_moved_run *runs, uint32_t r)
+{
+    for (uint32_t k = 0; k < r; k++)
+        for (uint32_t j = 0; j < runs[k].n; j++) ftl_set_entry(f, runs[k].lpn + j, runs[k].to + j);
 }
 
 /* How many of the victim's moves after move i (of data unit lpn, just
@@ -134,8 +145,9 @@ static uint32_t run_after(const ftl *f, const uint32_t *holds, const uint32_t *l
  * mapping cache's translation unit most recent and dirty). So their
  * bookkeeping is done once, and the hook is not called. */
 static void move_run(ftl *f, uint32_t base, const uint32_t *holds, const uint32_t *list, uint32_t i, uint32_t n,
-                     uint32_t lpn, uint32_t m, move_dest *d)
+                     uint32_t lpn, uint32_t m, move_dest *d, ftl_moved_run *run)
 {
+    run->n += m;
     for (uint32_t k = 1; k <= m; k++) {
         prefetch_move_ahead(f, holds, list, i + k, n);
         place_moved(f, base + list[i] + k, lpn + k, d->next + k - 1, d);
@@ -156,6 +168,8 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
     uint32_t moved = 0;
     ftl_stream to_stream = ftl_gc_stream(f, victim);
     move_dest dest = {0};
+    ftl_moved_run *runs = f->moved_runs;
+    uint32_t r = 0;
     for (uint32_t i = 0; i < n; i++) {
         prefetch_move_ahead(f, holds, list, i, n);
         /* A write-back from an earlier move may have taken a translation
@@ -164,6 +178,7 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
         if (!ftl_valid(f, base + list[i])) continue;
         uint32_t to = dest_take(f, die, to_stream, &dest);
         if (to == FTL_NONE) { /* cannot happen while threshold >= 2 */
+            store_entries(f, runs, r);
             finish_moves(f, victim, list, i, moved, false);
             return -1;
         }
@@ -173,16 +188,17 @@ static int64_t relocate_and_erase(ftl *f, uint32_t die, uint32_t victim)
             move_map_unit(f, what & ~FTL_MAP_BIT, to, &dest);
             continue;
         }
-        move_data(f, base + list[i], what, to, &dest);
+        move_data(f, base + list[i], what, to, &dest, runs, &r);
         if (f->fast_relocated) f->fast_relocated(f->fast_ctx, what);
         /* Data units stay valid while the victim is moved (write-backs
          * take translation units only), so the run needs no test. */
         uint32_t m = f->one_by_one ? 0 : run_after(f, holds, list, i, n, what, &dest);
         if (!m) continue;
-        move_run(f, base, holds, list, i, n, what, m, &dest);
+        move_run(f, base, holds, list, i, n, what, m, &dest, &runs[r - 1]);
         moved += m;
         i += m;
     }
+    store_entries(f, runs, r);
     finish_moves(f, victim, list, n, moved, true);
     ftl_count_moved(f, victim, (uint64_t)moved);
     f->reallocations += moved > 0;

@@ -27,7 +27,8 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->cover = malloc(nblocks * sizeof *f->cover);
     f->ranked = malloc(nblocks * sizeof *f->ranked);
     f->move_list = malloc((size_t)p->units_per_block * sizeof *f->move_list);
-    if (!f->l2p || !f->blocks || !f->slc_bits || !f->dies || !f->cover || !f->ranked || !f->move_list ||
+    f->moved_runs = malloc((size_t)p->units_per_block * sizeof *f->moved_runs);
+    if (!f->l2p || !f->blocks || !f->slc_bits || !f->dies || !f->cover || !f->ranked || !f->move_list || !f->moved_runs ||
         revmap_init(&f->rm, (uint32_t)nblocks, p->units_per_block, ftl_reverse_map_slots(p))) {
         ftl_free(f);
         return -1;
@@ -55,6 +56,7 @@ void ftl_free(ftl *f)
     free(f->blocks);
     free(f->slc_bits);
     free(f->move_list);
+    free(f->moved_runs);
     bigmem_free(f->l2p, f->p->l2p_units * sizeof *f->l2p);
     revmap_free(&f->rm);
     free(f->cover);

@@ -90,6 +90,12 @@ typedef struct ftl_ranked {
     uint32_t block;
 } ftl_ranked;
 
+/* GC's data moves of one victim on the fast path: logical units lpn ..
+ * lpn + n - 1 now at to .. to + n - 1 (fastpath.c). */
+typedef struct ftl_moved_run {
+    uint32_t lpn, to, n;
+} ftl_moved_run;
+
 typedef struct ftl {
     const ssd_params *p;
     uint32_t *l2p; /* logical unit -> physical unit, complemented (ftl_entry) */
@@ -143,6 +149,7 @@ typedef struct ftl {
     const uint32_t *move_touches;
     divider move_touch_of;
     uint32_t *move_list; /* the fast path's scratch: a victim's valid offsets (units_per_block) */
+    ftl_moved_run *moved_runs; /* and its data moves, in runs (units_per_block) */
     /* The fast path's reference, for tests: GC moves and host writes one
      * unit at a time, the relocation hook called for each, without the
      * shorter ways for runs (which must leave the same state). */

@@ -298,9 +298,7 @@ static void place_host_run(ftl *f, uint32_t die, uint32_t b, uint32_t lpn0, uint
     ftl_block *blk = &f->blocks[b];
     uint32_t *row = revmap_row_or_null(&f->rm, b), off = blk->write_ptr, first = b * f->p->units_per_block + off;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t old = ftl_entry(f, lpn0 + k);
-        if (old != FTL_NONE) ftl_invalidate(f, old);
-        else f->mapped++;
+        ftl_drop_old(f, lpn0 + k);
         ftl_set_entry(f, lpn0 + k, first + k);
         if (row) row[off + k] = lpn0 + k;
     }

@@ -379,6 +379,15 @@ static inline void ftl_place(ftl *f, uint32_t lpn, uint32_t ppa, ftl_stream s)
 {
     ftl_place_in(f, lpn, ppa, ftl_block_of(f, ppa), s);
 }
+/* The old half of a mapping change: lpn's old copy invalid (or lpn newly
+ * mapped); returns the old place (FTL_NONE if none). */
+static inline uint32_t ftl_drop_old(ftl *f, uint32_t lpn)
+{
+    uint32_t old = ftl_entry(f, lpn);
+    if (old != FTL_NONE) ftl_invalidate(f, old);
+    else f->mapped++;
+    return old;
+}
 /* Records that logical unit lpn now lives at ppa, of `block` (a host
  * write, or a relocation when relocated is true), invalidating its old
  * copy. Inline: it is the innermost step of every write, and its cost is
@@ -386,9 +395,7 @@ static inline void ftl_place(ftl *f, uint32_t lpn, uint32_t ppa, ftl_stream s)
  * overlaps. ftl_map works the block out. */
 static inline void ftl_map_in(ftl *f, uint32_t lpn, uint32_t ppa, uint32_t block, bool relocated)
 {
-    uint32_t old = ftl_entry(f, lpn);
-    if (old != FTL_NONE) ftl_invalidate(f, old);
-    else f->mapped++;
+    uint32_t old = ftl_drop_old(f, lpn);
     ftl_place_in(f, lpn, ppa, block, relocated ? STREAM_GC : STREAM_HOST);
     if (f->version_of_physical) {
         if (!relocated) f->latest_version[lpn] = ++f->write_seq;

@@ -55,12 +55,7 @@ void revmap_free(revmap *m)
 
 void revmap_clear_range(revmap *m, uint64_t first, uint64_t n)
 {
-    for (uint64_t end = first + n; first < end;) {
-        uint64_t bit = first & 63, span = 64 - bit < end - first ? 64 - bit : end - first;
-        uint64_t mask = span == 64 ? UINT64_MAX : ((UINT64_C(1) << span) - 1) << bit;
-        m->valid[first >> 6] &= ~mask;
-        first += span;
-    }
+    for (uint64_t end = first + n, span; first < end; first += span) m->valid[first >> 6] &= ~revmap_word_mask(first, end, &span);
 }
 
 void revmap_take(revmap *m, uint32_t block)

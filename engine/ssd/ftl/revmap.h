@@ -73,16 +73,20 @@ static inline void revmap_set(revmap *m, uint32_t ppa, uint32_t block, uint32_t 
 }
 static inline void revmap_prefetch_valid(const revmap *m, uint32_t ppa) { __builtin_prefetch(&m->valid[ppa >> 6], 1); }
 static inline void revmap_clear(revmap *m, uint32_t ppa) { m->valid[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63)); }
+/* The bits of units first..end-1 in first's word of the valid bits;
+ * *span is how many that is. */
+static inline uint64_t revmap_word_mask(uint64_t first, uint64_t end, uint64_t *span)
+{
+    uint64_t bit = first & 63;
+    *span = 64 - bit < end - first ? 64 - bit : end - first;
+    return (*span == 64 ? UINT64_MAX : ((UINT64_C(1) << *span) - 1)) << bit;
+}
 /* Clears the valid bits of units first..first+n-1. */
 void revmap_clear_range(revmap *m, uint64_t first, uint64_t n);
 /* Sets the valid bits of units first..first+n-1, a word at a time. */
 static inline void revmap_set_range(revmap *m, uint64_t first, uint64_t n)
 {
-    for (uint64_t end = first + n; first < end;) {
-        uint64_t bit = first & 63, span = 64 - bit < end - first ? 64 - bit : end - first;
-        m->valid[first >> 6] |= (span == 64 ? UINT64_MAX : ((UINT64_C(1) << span) - 1)) << bit;
-        first += span;
-    }
+    for (uint64_t end = first + n, span; first < end; first += span) m->valid[first >> 6] |= revmap_word_mask(first, end, &span);
 }
 
 /* What a valid unit of a covered block holds; REVMAP_NONE if it is invalid. */

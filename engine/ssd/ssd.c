@@ -482,9 +482,9 @@ int ssd_wear_begin(ssd *d)
 
 enum { WRITE_AHEAD = 16 }; /* 32 before; 8, 16 and 64 in pairs on the wear: 16 and 8 alike, 64 slower */
 
-/* What write j of lpns[0..n) is to touch, fetched ahead so that the cache
- * misses of later writes overlap. */
-static inline void fetch_ahead(ssd *d, const uint32_t *lpns, size_t n, size_t j, bool wear)
+/* What overwrite j of lpns[0..n) is to touch, fetched ahead so that the
+ * cache misses of later writes overlap. */
+static inline void fetch_ahead(ssd *d, const uint32_t *lpns, size_t n, size_t j)
 {
     if (j + 2 * WRITE_AHEAD < n) ftl_prefetch_write(&d->f, lpns[j + 2 * WRITE_AHEAD]);
     /* The old places of the next WRITE_AHEAD writes (their entries
@@ -492,7 +492,25 @@ static inline void fetch_ahead(ssd *d, const uint32_t *lpns, size_t n, size_t j,
      * clear of each old valid bit still waited (three quarters of the
      * host write's samples, TR200 480 wear); loads issued at once overlap. */
     if (j % WRITE_AHEAD == 0) ftl_warm_old(&d->f, lpns + j, (uint32_t)(n - j < WRITE_AHEAD ? n - j : WRITE_AHEAD));
-    if (wear && j + WRITE_AHEAD < n) ftl_prefetch_touch(&d->f, lpns[j + WRITE_AHEAD]); /* mapwear_dirty's slot */
+}
+
+/* The wear's writes are fetched for a chunk at a time, by the cache lines
+ * they touch rather than by the unit (ftl_prefetch_entries): a request's
+ * units share lines, and a fetch per unit a fixed number of units ahead
+ * had few lines under way at once. 64, 128 and 512 alike on the TR200
+ * 480's wear to 1.5 %. */
+enum { WEAR_CHUNK = 128 };
+
+/* Fetches for the chunk of lpns[0..n) that starts at `from`: the old
+ * places of its writes, whose entries came with the chunk before, and the
+ * entries of the chunk after it. Returns where the next chunk starts. */
+static size_t fetch_chunk(ssd *d, const uint32_t *lpns, size_t n, size_t from)
+{
+    size_t next = from + WEAR_CHUNK < n ? from + WEAR_CHUNK : n;
+    size_t after = next + WEAR_CHUNK < n ? next + WEAR_CHUNK : n;
+    ftl_prefetch_entries(&d->f, lpns + next, after - next);
+    ftl_prefetch_old_places(&d->f, lpns + from, next - from);
+    return next;
 }
 
 /* The wear phase's writes of lpns in turn, through the fast path, counted
@@ -506,12 +524,13 @@ static size_t wear_now(ssd *d, const uint32_t *lpns, size_t n)
 {
     bool mapped = mapwear_on(&d->wear);
     size_t fetched = 0, end = 0; /* lpns[i..end) are consecutive */
+    ftl_prefetch_entries(&d->f, lpns, n < WEAR_CHUNK ? n : WEAR_CHUNK); /* the first chunk's */
     for (size_t i = 0; i < n;) {
         if (end <= i)
             for (end = i + 1; end < n && lpns[end] == (uint64_t)lpns[end - 1] + 1;) end++;
         size_t run = end - i;
         if (mapped) run = mapwear_quiet(&d->wear, lpns[i], run);
-        for (; fetched < i + run; fetched++) fetch_ahead(d, lpns, n, fetched, true);
+        while (fetched < i + run) fetched = fetch_chunk(d, lpns, n, fetched);
         size_t done = ftl_write_now_within(&d->f, lpns[i], run);
         if (!done) {
             if (ftl_write_now(&d->f, lpns[i])) return i;
@@ -550,7 +569,7 @@ uint64_t ssd_host_units_ever(const ssd *d) { return d->f.units_written[STREAM_HO
 static void overwrite_now(ssd *d, const uint32_t *lpns, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        fetch_ahead(d, lpns, n, i, false);
+        fetch_ahead(d, lpns, n, i);
         if (ftl_write_now(&d->f, lpns[i])) return;
     }
 }

@@ -107,14 +107,25 @@ static inline void prefetch_move_ahead(const ftl *f, const uint32_t *holds, cons
     }
 }
 
+/* Mapping entries in a cache line: the table starts on a 2 MiB boundary
+ * (bigmem_alloc), so entry lpn is in line lpn / ENTRIES_PER_LINE. */
+enum { ENTRIES_PER_LINE = 64 / sizeof(uint32_t) };
+
 /* The mapping entries of a victim's data moves, runs[0..r), stored in a
  * loop of their own once its other work is done (nothing in between reads
  * them: the hook's write-backs move translation units). Each entry is a
- * random store into a table far larger than the cache; among the moves'
- * other stores a few lines' misses filled the store queue, and here many
- * are under way at once. */
+ * random store into a table far larger than the cache. Among the moves'
+ * other stores a few lines' misses filled the store queue. Stored alone,
+ * a run's entries still filled it: they wait for one line, so the queue
+ * held few lines at once. The lines are fetched first, each once, in a
+ * pass with nothing else under way (about 750 lines a victim, which stay
+ * in the core's cache until they are stored). */
 static void store_entries(ftl *f, const ftl_moved_run *runs, uint32_t r)
 {
+    for (uint32_t k = 0; k < r; k++) {
+        uint32_t line = runs[k].lpn / ENTRIES_PER_LINE, last = (runs[k].lpn + runs[k].n - 1) / ENTRIES_PER_LINE;
+        for (; line <= last; line++) __builtin_prefetch(&f->l2p[(size_t)line * ENTRIES_PER_LINE], 1);
+    }
     for (uint32_t k = 0; k < r; k++)
         for (uint32_t j = 0; j < runs[k].n; j++) ftl_set_entry(f, runs[k].lpn + j, runs[k].to + j);
 }
@@ -258,6 +269,35 @@ static inline void prefetch_entry(const ftl *f, const uint32_t *table, uint32_t 
     if (old != FTL_NONE) {
         __builtin_prefetch(&f->rm.valid[old >> 6], 1);
         __builtin_prefetch(&f->blocks[ftl_block_of(f, old)], 1);
+    }
+}
+
+void ftl_prefetch_entries(const ftl *f, const uint32_t *lpns, size_t n)
+{
+    uint32_t last = UINT32_MAX;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t line = lpns[k] / ENTRIES_PER_LINE;
+        if (line == last || lpns[k] >= f->p->l2p_units) continue;
+        __builtin_prefetch(&f->l2p[lpns[k]], 1);
+        last = line;
+    }
+}
+
+void ftl_prefetch_old_places(const ftl *f, const uint32_t *lpns, size_t n)
+{
+    uint32_t last_line = UINT32_MAX, last_word = UINT32_MAX, last_block = UINT32_MAX;
+    for (size_t k = 0; k < n; k++) {
+        if (lpns[k] >= f->p->l2p_units) continue;
+        uint32_t line = lpns[k] / ENTRIES_PER_LINE;
+        if (line != last_line) ftl_prefetch_touch(f, lpns[k]); /* a translation unit spans lines */
+        last_line = line;
+        uint32_t ppa = ftl_entry(f, lpns[k]);
+        if (ppa == FTL_NONE) continue;
+        if (ppa >> 9 != last_word) revmap_prefetch_valid(&f->rm, ppa); /* 512 valid bits a line */
+        last_word = ppa >> 9;
+        uint32_t b = ftl_block_of(f, ppa);
+        if (b != last_block) __builtin_prefetch(&f->blocks[b], 1);
+        last_block = b;
     }
 }
 

@@ -27,6 +27,16 @@ size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n);
  * record) is the write's second miss: once the entry is in, ftl_warm_old
  * loads a batch of those together. */
 void ftl_prefetch_write(const ftl *f, uint32_t lpn);
+/* Fetches, to write, the mapping entries of coming writes of lpns[0..n)
+ * by the line: once for units in a row whose entries share one (a
+ * request's units do), so that a pass over many requests puts many lines
+ * under way at once. Units past the table are skipped. */
+void ftl_prefetch_entries(const ftl *f, const uint32_t *lpns, size_t n);
+/* For coming writes of lpns[0..n) whose entries are in the cache
+ * (ftl_prefetch_entries, earlier): fetches, to write, what each changes at
+ * its old place (the valid bits' line, the block's record) and the line of
+ * move_touches it touches, each once for units in a row that share it. */
+void ftl_prefetch_old_places(const ftl *f, const uint32_t *lpns, size_t n);
 /* The same for a coming ftl_map_unit(tu): stage 0 fetches where the
  * translation unit is, stage 1 (later) the valid bits and block record of
  * that place, which the write-back invalidates. */

@@ -480,7 +480,9 @@ int ssd_wear_begin(ssd *d)
     return 0;
 }
 
-enum { WRITE_AHEAD = 16 }; /* 32 before; 8, 16 and 64 in pairs on the wear: 16 and 8 alike, 64 slower */
+/* 32 before; 8, 16 and 64 in pairs on the wear (which used it until it
+ * was fetched by the chunk): 16 and 8 alike, 64 slower */
+enum { WRITE_AHEAD = 16 };
 
 /* What overwrite j of lpns[0..n) is to touch, fetched ahead so that the
  * cache misses of later writes overlap. */

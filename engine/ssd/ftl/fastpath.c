@@ -289,7 +289,9 @@ void ftl_prefetch_old_places(const ftl *f, const uint32_t *lpns, size_t n)
     for (size_t k = 0; k < n; k++) {
         if (lpns[k] >= f->p->l2p_units) continue;
         uint32_t line = lpns[k] / ENTRIES_PER_LINE;
-        if (line != last_line) ftl_prefetch_touch(f, lpns[k]); /* a translation unit spans lines */
+        /* once a line rather than once a translation unit: the test needs
+         * no division, and a unit's later lines fetch a slot in the cache */
+        if (line != last_line) ftl_prefetch_touch(f, lpns[k]);
         last_line = line;
         uint32_t ppa = ftl_entry(f, lpns[k]);
         if (ppa == FTL_NONE) continue;

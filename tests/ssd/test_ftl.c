@@ -4,6 +4,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_lambert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -265,6 +266,42 @@ static void expect_same_state(const drive *a, const drive *b)
  * ranges that start and end inside program units, on a drive full enough
  * that GC runs inside them, and with static wear levelling on (at a spread
  * of 2 it moves blocks here: GC moves 702,010 units, 698,281 without it). */
+/* The wear's fetch passes (ftl_prefetch_entries, ftl_prefetch_old_places)
+ * only read, and skip units past the mapping table: over mapped, unmapped
+ * and out-of-table units (one 16 GB past the table, which a read would
+ * fault on), the mapping, the valid bits and the block records stay as
+ * they were. */
+Test(ftl, wear_fetch_passes_change_nothing)
+{
+    drive d;
+    open_drive_blocks(&d, "440MiB", "greedy", 64);
+    uint32_t n = (uint32_t)d.p.logical_units;
+    for (uint32_t lpn = 0; lpn < n / 2; lpn++) ftl_write_now(&d.f, lpn);
+    for (uint32_t i = 0; i < n / 4; i++) ftl_write_now(&d.f, (uint32_t)gsl_rng_uniform_int(d.rng, n / 2));
+    size_t l2p_bytes = (size_t)n * sizeof *d.f.l2p, valid_bytes = (size_t)(d.p.physical_units + 63) / 64 * sizeof *d.f.rm.valid;
+    size_t block_bytes = (size_t)d.p.dies * d.p.blocks_per_die * sizeof *d.f.blocks;
+    uint32_t *l2p = malloc(l2p_bytes);
+    uint64_t *valid = malloc(valid_bytes);
+    ftl_block *blocks = malloc(block_bytes);
+    memcpy(l2p, d.f.l2p, l2p_bytes);
+    memcpy(valid, d.f.rm.valid, valid_bytes);
+    memcpy(blocks, d.f.blocks, block_bytes);
+    uint32_t lpns[600];
+    size_t k = 0;
+    for (uint32_t i = 0; i < 200; i++) lpns[k++] = (uint32_t)gsl_rng_uniform_int(d.rng, n); /* mapped and not */
+    for (uint32_t i = 0; i < 200; i++) lpns[k++] = 1000 + i;                              /* a run */
+    for (uint32_t i = 0; i < 200; i++) lpns[k++] = i % 2 ? n + i : UINT32_MAX - 1;        /* past the table */
+    ftl_prefetch_entries(&d.f, lpns, k);
+    ftl_prefetch_old_places(&d.f, lpns, k);
+    cr_assert_eq(memcmp(l2p, d.f.l2p, l2p_bytes), 0, "the mapping changed");
+    cr_assert_eq(memcmp(valid, d.f.rm.valid, valid_bytes), 0, "the valid bits changed");
+    cr_assert_eq(memcmp(blocks, d.f.blocks, block_bytes), 0, "the block records changed");
+    free(l2p);
+    free(valid);
+    free(blocks);
+    close_drive(&d);
+}
+
 Test(ftl, a_range_of_writes_equals_the_writes_one_by_one)
 {
     const char *more[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2",

@@ -29,7 +29,7 @@ typedef struct cli_config_args {
 /* getopt_long option values of the shared options. */
 enum { OPT_SET = 1000, OPT_SEED, OPT_MARKDOWN, OPT_ORIGIN, OPT_NO_ORIGIN, OPT_HOLDS, OPT_HISTOGRAM, OPT_CHECK, OPT_TIMESERIES,
        OPT_REQUESTS, OPT_NO_PROGRESS, OPT_ONLY, OPT_NO_PLOTS, OPT_TARGETS, OPT_REUSE, OPT_NO_RUN, OPT_TESTS, OPT_MAX_MEMORY,
-       OPT_TIME_UNIT, OPT_COLUMNS, OPT_ALONE, OPT_CASES, OPT_ROUNDS };
+       OPT_TIME_UNIT, OPT_COLUMNS, OPT_ALONE, OPT_CASES, OPT_ROUNDS, OPT_MIB, OPT_TOUCHES };
 
 #define CLI_CONFIG_OPTIONS                                                                                            \
     {"drive", required_argument, NULL, 'd'}, {"config", required_argument, NULL, 'c'},                               \
@@ -85,6 +85,8 @@ int cmd_demo(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 /* ssdlab bench model (bench_model.c), called by cmd_bench. */
 int bench_model(int argc, char **argv);
+/* ssdlab bench machine (bench_machine.c), called by cmd_bench. */
+int bench_machine(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);

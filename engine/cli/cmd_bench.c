@@ -118,12 +118,14 @@ static int bench_engine(int argc, char **argv)
 int cmd_bench(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs("Usage: ssdlab bench engine [options]\n       ssdlab bench model [options]\n\n",
+        fputs("Usage: ssdlab bench engine [options]\n       ssdlab bench model [options]\n       ssdlab bench machine "
+              "[options]\n\n",
               argc < 2 ? stderr : stdout);
         if (argc >= 2) fputs(help, stdout);
         return argc < 2 ? EXIT_BAD_INPUT : EXIT_OK;
     }
     if (strcmp(argv[1], "engine") == 0) return bench_engine(argc - 1, argv + 1);
     if (strcmp(argv[1], "model") == 0) return bench_model(argc - 1, argv + 1);
-    return cli_usage_error("bench", "unknown benchmark '%s'; expected 'engine' or 'model'", argv[1]);
+    if (strcmp(argv[1], "machine") == 0) return bench_machine(argc - 1, argv + 1);
+    return cli_usage_error("bench", "unknown benchmark '%s'; expected 'engine', 'model' or 'machine'", argv[1]);
 }

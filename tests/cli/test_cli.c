@@ -103,6 +103,26 @@ Test(cli, bench_engine_prints_each_size, .timeout = 120)
     }
 }
 
+/* bench machine: a row per kind of page, each with its four costs; a
+ * load that waits for the one before cannot be cheaper than touches the
+ * core overlaps, nor four touches to one page dearer per touch than one
+ * to each of four (on a table of 8 MiB: the cache's figures, not the
+ * memory's). A size of 0 is refused. */
+Test(cli, bench_machine_prints_each_kind_of_page, .timeout = 120)
+{
+    output *o = expect_exit(0, "", "bench machine --mib 8 --touches 200000");
+    const char *rows[] = {"\nhuge ", "\n4KiB "};
+    for (int i = 0; i < 2; i++) {
+        const char *line = strstr(o->out, rows[i]);
+        cr_assert(line, "no row %d: %s", i, o->out);
+        double dependent, page, region, same;
+        long huge;
+        cr_assert_eq(sscanf(line + 6, "%lf %lf %lf %lf %ld", &dependent, &page, &region, &same, &huge), 5, "%s", line);
+        cr_assert(same > 0 && dependent > page && same < 1.5 * page, "%s", line);
+    }
+    expect_exit(2, "--mib '0': expected an integer from 1 to 1048576", "bench machine --mib 0");
+}
+
 /* bench model --cases 3: the 128 KiB sequential write on the empty 128
  * GiB bench drive, whose simulated figures are the model's (the same every
  * run: 500,000 requests at 10,882 IOPS, WA 1.000), and its units

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "bigmem.h"
 #include "cli.h"
 
 static const char machine_help[] =
@@ -40,15 +41,26 @@ static const char machine_help[] =
 
 enum { PAGE = 4096, LINE = 64, LINES_PER_PAGE = PAGE / LINE, BATCH = 1024, GROUP = 4 };
 
-/* A table of `bytes` on huge pages or on 4 KiB pages, written once so
- * that no page fault is timed; NULL when out of memory. */
+/* A table of `bytes` on huge pages (on 2 MiB boundaries, bigmem.c: so
+ * that a group of SAME_REGION is one huge page) or on 4 KiB pages,
+ * written once so that no page fault is timed; NULL when out of memory. */
 static char *table_alloc(size_t bytes, bool huge)
 {
-    char *t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (t == MAP_FAILED) return NULL;
-    madvise(t, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE); /* advice only */
+    char *t = huge ? bigmem_alloc(bytes) : NULL;
+    if (!huge) {
+        t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (t == MAP_FAILED) return NULL;
+        madvise(t, bytes, MADV_NOHUGEPAGE); /* advice only */
+    }
+    if (!t) return NULL;
     memset(t, 1, bytes);
     return t;
+}
+
+static void table_free(char *t, size_t bytes, bool huge)
+{
+    if (huge) bigmem_free(t, bytes);
+    else munmap(t, bytes);
 }
 
 /* The offset of the line the i-th page in the order is touched at. */
@@ -122,6 +134,7 @@ static long huge_mib(void)
     return kib < 0 ? -1 : kib / 1024;
 }
 
+/* Prints one row: the four figures on a table of one kind of page. */
 static int measure(const char *name, bool huge, size_t bytes, const uint32_t *order, const uint32_t *line_of,
                    uint64_t touches)
 {
@@ -134,7 +147,7 @@ static int measure(const char *name, bool huge, size_t bytes, const uint32_t *or
     double region = touch_ns(t, order, line_of, pages, touches, SAME_REGION);
     double same = touch_ns(t, order, line_of, pages, touches, SAME_PAGE);
     printf("%-8s %10.1f %10.1f %12.1f %10.1f %10ld\n", name, dep, own, region, same, on_huge);
-    munmap(t, bytes);
+    table_free(t, bytes, huge);
     return 0;
 }
 

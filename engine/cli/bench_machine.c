@@ -5,7 +5,6 @@
  * another; these figures, measured next to a timed run, tell whether the
  * machine or the code changed. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
-#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <gsl/gsl_randist.h>
@@ -154,10 +153,7 @@ static int measure(const char *name, bool huge, size_t bytes, const uint32_t *or
 /* Whether text is an integer from `least` to `most`, into *out. */
 static bool parse_count(const char *text, uint64_t least, uint64_t most, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    *out = strtoull(text, &end, 10);
-    return !*end && text[0] && text[0] != '-' && !errno && *out >= least && *out <= most;
+    return cli_parse_count(text, out) && *out >= least && *out <= most;
 }
 
 int bench_machine(int argc, char **argv)

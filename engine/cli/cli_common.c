@@ -150,6 +150,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
+bool cli_parse_count(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || !*text || *text == '-') return false;
+    *out = v;
+    return true;
+}
+
 double cli_wall_seconds(void)
 {
     struct timespec t;

@@ -1,7 +1,6 @@
 /* ssdlab stress: random traffic on small drives of every preset family,
  * with the FTL integrity checker after every GC erase and SLC fold
  * (engine/stress.c does the work). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,16 +34,6 @@ typedef struct stress_options {
     bool full_size;
     cli_config_args config; /* --set, --seed, --max-memory */
 } stress_options;
-
-static bool parse_count(const char *arg, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(arg, &end, 10);
-    if (errno || *end || !*arg || *arg == '-') return false;
-    *out = v;
-    return true;
-}
 
 static cfg *load_drive(const char *drive, const stress_options *o)
 {
@@ -106,7 +95,7 @@ static int parse_stress_options(int argc, char **argv, stress_options *o)
     while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (cli_config_option(&o->config, opt, optarg)) continue;
         if (opt == OPT_OPS) {
-            if (!parse_count(optarg, &o->ops)) return cli_usage_error("stress", "--ops '%s': expected a whole number", optarg);
+            if (!cli_parse_count(optarg, &o->ops)) return cli_usage_error("stress", "--ops '%s': expected a whole number", optarg);
         } else if (opt == OPT_FULL_SIZE) o->full_size = true;
         else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("stress", "bad option");

@@ -260,12 +260,6 @@ static void expect_same_state(const drive *a, const drive *b)
     cr_assert_eq(x->erases, y->erases);
 }
 
-/* A range of writes (the fill's) takes a shorter way through each program
- * unit after its first unit, and must leave what the same writes one by
- * one leave: on 4 dies of 2 planes (program units of 16 units), with
- * ranges that start and end inside program units, on a drive full enough
- * that GC runs inside them, and with static wear levelling on (at a spread
- * of 2 it moves blocks here: GC moves 702,010 units, 698,281 without it). */
 /* The wear's fetch passes (ftl_prefetch_entries, ftl_prefetch_old_places)
  * only read, and skip units past the mapping table: over mapped, unmapped
  * and out-of-table units (one 16 GB past the table, which a read would
@@ -302,6 +296,12 @@ Test(ftl, wear_fetch_passes_change_nothing)
     close_drive(&d);
 }
 
+/* A range of writes (the fill's) takes a shorter way through each program
+ * unit after its first unit, and must leave what the same writes one by
+ * one leave: on 4 dies of 2 planes (program units of 16 units), with
+ * ranges that start and end inside program units, on a drive full enough
+ * that GC runs inside them, and with static wear levelling on (at a spread
+ * of 2 it moves blocks here: GC moves 702,010 units, 698,281 without it). */
 Test(ftl, a_range_of_writes_equals_the_writes_one_by_one)
 {
     const char *more[] = {"controller.channels=2", "controller.dies_per_channel=2", "nand.planes_per_die=2",

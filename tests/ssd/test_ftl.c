@@ -206,6 +206,35 @@ Test(ftl, victim_policies)
     cr_assert_lt(wa[2], wa[4], "cost-benefit %.3f vs random %.3f", wa[2], wa[4]);
 }
 
+/* Greedy's pick, set up block by block: the closed native block with the
+ * fewest valid units, the first of equals; open, SLC, full and victim
+ * blocks are passed over however few they hold. */
+Test(ftl, greedy_picks_the_first_emptiest_collectable_block)
+{
+    drive d;
+    open_drive_blocks(&d, "440MiB", "greedy", 64);
+    uint32_t (*pick)(ftl *, uint32_t) = ftl_gc_policies[d.p.gc_policy].pick, U = d.p.units_per_block;
+    struct { uint32_t block; block_state state; uint32_t valid; } set[] = {
+        {3, BLOCK_CLOSED, 10}, {5, BLOCK_CLOSED, 7}, {9, BLOCK_CLOSED, 7},   {11, BLOCK_OPEN, 1},
+        {12, BLOCK_CLOSED, 0}, {13, BLOCK_CLOSED, U}, {14, BLOCK_VICTIM, 2},
+    };
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        d.f.blocks[set[i].block].state = (uint8_t)set[i].state;
+        d.f.blocks[set[i].block].valid = set[i].valid;
+    }
+    d.f.slc_bits[12 / 64] |= UINT64_C(1) << (12 % 64); /* block 12 is an SLC block */
+    cr_assert_eq(pick(&d.f, 0), 5);
+    d.f.blocks[5].valid = 8; /* block 9 now holds fewer */
+    cr_assert_eq(pick(&d.f, 0), 9);
+    d.f.blocks[3].valid = 0; /* fewest of all */
+    cr_assert_eq(pick(&d.f, 0), 3);
+    d.f.blocks[3].state = d.f.blocks[5].state = d.f.blocks[9].state = BLOCK_FREE;
+    cr_assert_eq(pick(&d.f, 0), FTL_NONE, "no block left to collect");
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) d.f.blocks[set[i].block].state = BLOCK_FREE;
+    d.f.slc_bits[0] = 0;
+    close_drive(&d);
+}
+
 /* A plug-in table's entry `name` at place `index`: the config accepts its
  * name, resolves it to its place, and lists every entry, in order, among
  * the key's choices; each entry says what it does. */

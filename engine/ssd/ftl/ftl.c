@@ -335,7 +335,6 @@ static bool collectable(const ftl *f, uint32_t b)
     return f->blocks[b].state == BLOCK_CLOSED && !ftl_block_slc(f, b) && f->blocks[b].valid < f->p->units_per_block;
 }
 
-static double fewest_valid(const ftl *f, uint32_t b, double now) { return (void)now, (double)f->blocks[b].valid; }
 /* Where a block's valid count is heading: its count less its invalidations
  * so far per unit written since it closed, carried on over the horizon
  * (the units written while the last cover lasted). Hot data empties a
@@ -377,7 +376,22 @@ static inline uint32_t scan_die(const ftl *f, uint32_t die, bool (*eligible)(con
     return best;
 }
 
-static uint32_t pick_greedy(ftl *f, uint32_t die) { return scan_die(f, die, collectable, fewest_valid, 0); }
+/* scan_die(collectable, fewest_valid) in whole numbers, a block's count
+ * compared before its other tests: a victim is picked for every block GC
+ * frees, and the scan reads every block of the die. */
+static uint32_t pick_greedy(ftl *f, uint32_t die)
+{
+    uint32_t first = die * f->p->blocks_per_die, end = first + params_conventional_blocks(f->p);
+    uint32_t best = FTL_NONE, best_valid = f->p->units_per_block; /* collectable: fewer valid than this */
+    for (uint32_t b = first; b < end; b++) {
+        const ftl_block *blk = &f->blocks[b];
+        if (blk->valid < best_valid && blk->state == BLOCK_CLOSED && !ftl_block_slc(f, b)) {
+            best = b;
+            best_valid = blk->valid;
+        }
+    }
+    return best;
+}
 static uint32_t pick_fifo(ftl *f, uint32_t die) { return scan_die(f, die, collectable, oldest, 0); }
 
 static uint32_t pick_cost_benefit(ftl *f, uint32_t die)

@@ -72,16 +72,15 @@ static int bench_engine(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     uint64_t holds = 10000000, seed = 1;
     int opt;
-    char *end;
     while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (opt) {
         case OPT_HOLDS:
-            holds = strtoull(optarg, &end, 10);
-            if (*end || !optarg[0] || holds == 0) return cli_usage_error("bench engine", "--holds '%s': expected a positive integer", optarg);
+            if (!cli_parse_count(optarg, &holds) || holds == 0)
+                return cli_usage_error("bench engine", "--holds '%s': expected a positive integer", optarg);
             break;
         case OPT_SEED:
-            seed = strtoull(optarg, &end, 10);
-            if (*end || !optarg[0]) return cli_usage_error("bench engine", "--seed '%s': expected a non-negative integer", optarg);
+            if (!cli_parse_count(optarg, &seed))
+                return cli_usage_error("bench engine", "--seed '%s': expected a non-negative integer", optarg);
             break;
         case 'h': fputs(help, stdout); return EXIT_OK;
         default: return cli_usage_error("bench engine", "bad option");

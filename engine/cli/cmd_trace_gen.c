@@ -77,13 +77,10 @@ int trace_gen_cmd(int argc, char **argv)
     uint64_t seed = 1;
     int opt;
     while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        char *end;
         if (opt == 'a') app = optarg;
         else if (opt == 'o') out = optarg;
         else if (opt == 's') {
-            errno = 0;
-            seed = strtoull(optarg, &end, 10);
-            if (errno || *end || !*optarg || *optarg == '-') return cli_usage_error("trace gen", "--seed '%s': expected a whole number", optarg);
+            if (!cli_parse_count(optarg, &seed)) return cli_usage_error("trace gen", "--seed '%s': expected a whole number", optarg);
         } else if (opt == 'h') return fputs(help, stdout), EXIT_OK;
         else return cli_usage_error("trace gen", "bad option");
     }

@@ -88,7 +88,9 @@ Test(cli, help_lists_commands)
 /* bench engine: a line per size of the hold model, each with its ns per
  * hold and holds per second, one the other's inverse. Its 10^6 events
  * pending a few microseconds apart crowd the event queue's wheel; before
- * crowded slots went to the radix heap, filling them alone took minutes. */
+ * crowded slots went to the radix heap, filling them alone took minutes.
+ * A count with a sign or beyond 64 bits is refused (strtoull alone took
+ * '-5' for 2^64 - 5 holds). */
 Test(cli, bench_engine_prints_each_size, .timeout = 120)
 {
     output *o = expect_exit(0, "", "bench engine --holds 20000");
@@ -101,6 +103,9 @@ Test(cli, bench_engine_prints_each_size, .timeout = 120)
         cr_assert_eq(sscanf(line, "%lu %lf %lf", &pending, &ns, &rate), 3, "%s", line);
         cr_assert(ns > 0 && fabs(rate * ns * 1e-9 - 1) < 0.01, "%s", line);
     }
+    expect_exit(2, "--holds '-5': expected a positive integer", "bench engine --holds -5");
+    expect_exit(2, "--holds '0': expected a positive integer", "bench engine --holds 0");
+    expect_exit(2, "--seed '99999999999999999999': expected a non-negative integer", "bench engine --seed 99999999999999999999");
 }
 
 /* bench machine: a row per kind of page, each with its four costs (times,
@@ -836,6 +841,7 @@ Test(cli, trace_gen_pcmark8_matches_the_published_statistics)
     snprintf(args, sizeof args, "cmp -s %s/excel.csv %s/again.csv", dir, dir);
     cr_assert_eq(system(args), 0, "the same seed wrote another trace");
     expect_exit(2, "--app 'notepad': not a PCMark 8 application", "trace gen pcmark8 --app notepad -o %s/n.csv", dir);
+    expect_exit(2, "--seed '-3': expected a whole number", "trace gen pcmark8 --app excel --seed -3 -o %s/n.csv", dir);
     snprintf(args, sizeof args, "test ! -e %s/n.csv", dir);
     cr_assert_eq(system(args), 0);
     cr_assert_eq(run("trace gen pcmark8 --app word")->status, 2);

@@ -230,8 +230,6 @@ Test(ftl, greedy_picks_the_first_emptiest_collectable_block)
     cr_assert_eq(pick(&d.f, 0), 3);
     d.f.blocks[3].state = d.f.blocks[5].state = d.f.blocks[9].state = BLOCK_FREE;
     cr_assert_eq(pick(&d.f, 0), FTL_NONE, "no block left to collect");
-    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) d.f.blocks[set[i].block].state = BLOCK_FREE;
-    d.f.slc_bits[0] = 0;
     close_drive(&d);
 }
 

@@ -376,9 +376,10 @@ static inline uint32_t scan_die(const ftl *f, uint32_t die, bool (*eligible)(con
     return best;
 }
 
-/* scan_die(collectable, fewest_valid) in whole numbers, a block's count
- * compared before its other tests: a victim is picked for every block GC
- * frees, and the scan reads every block of the die. */
+/* scan_die over collectable blocks with a block's valid count for its
+ * cost, in whole numbers and the count compared before the other tests:
+ * a victim is picked for every block GC frees, and the scan reads every
+ * block of the die. */
 static uint32_t pick_greedy(ftl *f, uint32_t die)
 {
     uint32_t first = die * f->p->blocks_per_die, end = first + params_conventional_blocks(f->p);

@@ -45,13 +45,13 @@ enum { PAGE = 4096, LINE = 64, LINES_PER_PAGE = PAGE / LINE, BATCH = 1024, GROUP
  * written once so that no page fault is timed; NULL when out of memory. */
 static char *table_alloc(size_t bytes, bool huge)
 {
-    char *t = huge ? bigmem_alloc(bytes) : NULL;
-    if (!huge) {
-        t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (t == MAP_FAILED) return NULL;
+    char *t;
+    if (huge) {
+        if (!(t = bigmem_alloc(bytes))) return NULL;
+    } else {
+        if ((t = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED) return NULL;
         madvise(t, bytes, MADV_NOHUGEPAGE); /* advice only */
     }
-    if (!t) return NULL;
     memset(t, 1, bytes);
     return t;
 }

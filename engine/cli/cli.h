@@ -78,9 +78,9 @@ void cli_model_close(cli_model *m);
 /* Prints "ssdlab CMD: <msg>" to stderr and returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Monotonic wall-clock seconds, for timing runs. */
 /* Whether text is a whole number (digits only, no sign) that fits, into *out. */
 bool cli_parse_count(const char *text, uint64_t *out);
+/* Monotonic wall-clock seconds, for timing runs. */
 double cli_wall_seconds(void);
 
 int cmd_demo(int argc, char **argv);

@@ -40,7 +40,11 @@ static const char model_help[] =
     "the 128 GiB read, the CSV replay's against the binary one), and\n"
     "each case's peak memory (its own process's), in all and per 4 KiB of flash,\n"
     "and for writes the mapping units programmed (host, GC, mapping) in millions\n"
-    "per wall second: the model's work, which the host rate hides where WA differs.\n"
+    "per wall second: the model's work, which the host rate hides where WA differs,\n"
+    "and the reverse map's refills in the timed run (each a pass over the mapping\n"
+    "table when GC picks a block the map does not cover: a few seconds at 2 TiB,\n"
+    "which come every few hundred million units written; a run's rate with none\n"
+    "in it is above the long run's).\n"
     "The traces (about 300 MB) are written to $TMPDIR (else /tmp) and removed.\n\n"
     "  --cases LIST   the cases to run, by number (1-10, comma-separated); all by default\n"
     "  --rounds N     run the cases N times over, in turn (default 1), then print each\n"
@@ -203,6 +207,7 @@ static int run_case(const cli_config_args *args, const model_case *mc, const cha
         int rounds = mc->steady ? reach_steady_state(args, mc, &m, err, sizeof err) : 0;
         if (rounds < 0) fprintf(stderr, "ssdlab bench model: warm-up: %s\n", err), rc = EXIT_FAILED;
         double t1 = cli_wall_seconds();
+        uint64_t refills0 = ssd_reverse_map_refills(m.d);
         workload_result r = {0};
         if (rc == EXIT_OK && workload_run(m.w, &r, err, sizeof err))
             fprintf(stderr, "ssdlab bench model: %s\n", err), rc = EXIT_FAILED;
@@ -224,10 +229,11 @@ static int run_case(const cli_config_args *args, const model_case *mc, const cha
         if (!isnan(st.write_amplification))
             snprintf(flash_text, sizeof flash_text, "%7.2f",
                      st.write_amplification * (double)st.bytes[SSDLAB_WRITE] / ssd_params_of(m.d)->unit / (t2 - t1) / 1e6);
-        printf("%-30s %7.3f %9.3f %12.0f %10llu %8.2f %12.0f %s %7.3f %9.2f %7.2f %s %s\n", mc->name, open_s, t1 - t0, r.iops,
-               (unsigned long long)r.requests, t2 - t1, rate, ratio,
+        printf("%-30s %7.3f %9.3f %12.0f %10llu %8.2f %12.0f %s %7.3f %9.2f %7.2f %s %s %7llu\n", mc->name, open_s, t1 - t0,
+               r.iops, (unsigned long long)r.requests, t2 - t1, rate, ratio,
                isnan(st.write_amplification) ? 0.0 : st.write_amplification, peak / 1073741824.0,
-               peak / (double)ssd_params_of(m.d)->physical_units, rounds_text, flash_text);
+               peak / (double)ssd_params_of(m.d)->physical_units, rounds_text, flash_text,
+               (unsigned long long)(ssd_reverse_map_refills(m.d) - refills0));
         fflush(stdout);
         if (write(fd, &rate, sizeof rate) != sizeof rate) rc = EXIT_FAILED;
     }
@@ -316,8 +322,8 @@ static int run_cases(const cli_config_args *args, const bool chosen[CASES], int 
         return EXIT_FAILED;
     }
     printf("ssdlab bench model: 8 channels; peak memory is each case's own process's (resident), in all and per 4 KiB of flash\n");
-    printf("%-30s %7s %9s %12s %10s %8s %12s %6s %7s %9s %7s %6s %7s\n", "case", "open s", "precond s", "sim IOPS", "requests", "run s",
-           "sim IO/s wall", "vs 128G", "WA", "peak GiB", "B/4KiB", "rounds", "M prog/s");
+    printf("%-30s %7s %9s %12s %10s %8s %12s %6s %7s %9s %7s %6s %7s %7s\n", "case", "open s", "precond s", "sim IOPS", "requests",
+           "run s", "sim IO/s wall", "vs 128G", "WA", "peak GiB", "B/4KiB", "rounds", "M prog/s", "refills");
     double rate[MOST_ROUNDS][CASES] = {{0}};
     int rc = EXIT_OK;
     for (int r = 0; r < rounds && rc == EXIT_OK; r++) {

@@ -52,6 +52,10 @@ bool ssd_warm_pays(const ssd *d);
 uint64_t ssd_warmed(const ssd *d);
 /* Units whose old places ssd_warm_overwrites has loaded. */
 uint64_t ssd_warmed_overwrites(const ssd *d);
+/* The reverse map's refills since the drive was built: each a pass over
+ * the mapping tables, when GC picks a block outside its cover (ftl/cover.c).
+ * Speed only: which blocks are covered never changes a result. */
+uint64_t ssd_reverse_map_refills(const ssd *d);
 /* The priority class (0 urgent, 1 high, 2 medium, 3 low) the wrr arbiter
  * gives a submission queue below host.queues, as a tenant creates it. */
 void ssd_set_queue_class(ssd *d, uint32_t queue, int cls);

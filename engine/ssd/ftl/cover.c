@@ -23,6 +23,21 @@ uint32_t ftl_reverse_map_slots(const ssd_params *p)
     return (uint32_t)(slots < blocks ? slots : blocks);
 }
 
+/* A covered block closed so lately that its count has not yet shown where
+ * it is heading: within the units written while a thirty-second of the
+ * slots' worth of victims are picked. Such a block stays covered, as an
+ * open one does. Dropped while its count was still full, a block that
+ * then empties fast (on a DRAM-less drive, one GC filled with translation
+ * units) was picked a few dozen victims later, and each refill dropped
+ * the next such block: the 1 TiB DRAM-less steady write made 299 refills
+ * in 20 M writes, 2 with these kept (docs/ssd-model.md). A sixteenth's
+ * worth kept took more from the ranking under skewed writes (test_ftl). */
+static bool kept_young(const ftl *f, uint32_t b, double now)
+{
+    double young = f->units_per_victim * (f->rm.slots / 32);
+    return revmap_covers(&f->rm, b) && now - (double)f->blocks[b].closed_at < young;
+}
+
 static int by_cost(const void *x, const void *y)
 {
     const ftl_ranked *a = x, *b = y;
@@ -37,18 +52,20 @@ static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double
 {
     uint32_t n = 0;
     for (uint32_t b = 0; b < f->rm.blocks; b++)
-        if (ftl_closed_native(f, b) && !f->blocks[b].map_only) f->ranked[n++] = (ftl_ranked){cost(f, b, now), b};
+        if (ftl_closed_native(f, b) && !f->blocks[b].map_only && !kept_young(f, b, now))
+            f->ranked[n++] = (ftl_ranked){cost(f, b, now), b};
     qsort(f->ranked, n, sizeof *f->ranked, by_cost);
     return n;
 }
 
 /* Fills f->cover, within fifteen sixteenths of the slots, with `block`, the
  * victims whose moves are under way, the open blocks that record their
- * units, the closed SLC blocks (folding takes them oldest first), then the closed blocks the victim policy would pick
- * next, as many of each die (GC picks per die, and the first die to pick
- * outside calls the next refill), and what room is left by wear when
- * static wear levelling may pick the least worn (an eighth), else by the
- * policy again; returns how many. */
+ * units, the closed SLC blocks (folding takes them oldest first), the
+ * covered blocks closed lately (kept_young), then the closed blocks the
+ * victim policy would pick next, as many of each die (GC picks per die,
+ * and the first die to pick outside calls the next refill), and what room
+ * is left by wear when static wear levelling may pick the least worn (an
+ * eighth), else by the policy again; returns how many. */
 static uint32_t choose_cover(ftl *f, uint32_t block)
 {
     /* A sixteenth stays free for the blocks opened next: hot data (and a
@@ -62,10 +79,11 @@ static uint32_t choose_cover(ftl *f, uint32_t block)
     f->cover[n++] = block;
     for (uint32_t b = 0; b < f->rm.blocks; b++)
         if (b != block && f->blocks[b].state == BLOCK_VICTIM) f->cover[n++] = b;
-    for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
-        if (b != block && (ftl_closed_slc(f, b) || (f->blocks[b].state == BLOCK_OPEN && revmap_covers(&f->rm, b))))
-            f->cover[n++] = b;
     uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
+    for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
+        if (b != block && (ftl_closed_slc(f, b) || (f->blocks[b].state == BLOCK_OPEN && revmap_covers(&f->rm, b)) ||
+                           (ftl_closed_native(f, b) && !f->blocks[b].map_only && kept_young(f, b, (double)now))))
+            f->cover[n++] = b;
     uint32_t ranked = rank_closed(f, ftl_gc_policies[f->p->gc_policy].cost, (double)now);
     uint32_t worn = f->p->wear_leveling_spread ? (slots - n) / 8 : 0;
     uint32_t quota = (slots - n - worn + dies - 1) / dies;
@@ -93,9 +111,13 @@ void ftl_cover(ftl *f, uint32_t block)
     if (revmap_covers(&f->rm, block)) return;
     if (f->blocks[block].map_only && revmap_fill_block(&f->rm, block, f->map_loc, f->map_units, FTL_MAP_BIT)) return;
     double now = (double)(f->units_written[STREAM_HOST] + f->units_written[STREAM_GC]);
-    /* the first cover has no span to go by: it ranks by the count alone */
+    /* the first cover has no span to go by: it ranks by the count alone,
+     * and keeps no young block */
+    uint64_t victims = f->victims_picked - f->cover_victims;
+    if (f->cover_made_at > 0 && victims > 0) f->units_per_victim = (now - f->cover_made_at) / (double)victims;
     f->cover_horizon = f->cover_made_at > 0 ? now - f->cover_made_at : 0;
     f->cover_made_at = now;
+    f->cover_victims = f->victims_picked;
     uint32_t n = choose_cover(f, block);
     revmap_tables t = {f->l2p, f->p->l2p_units, f->map_loc, f->map_units, FTL_MAP_BIT, UINT32_MAX};
     revmap_refill(&f->rm, f->cover, n, &t);

@@ -437,6 +437,7 @@ const ftl_gc_policy ftl_gc_policies[] = {
 static uint32_t mark_victim(ftl *f, uint32_t b)
 {
     if (b == FTL_NONE) return b;
+    f->victims_picked++;
     f->blocks[b].state = BLOCK_VICTIM;
     ftl_cover(f, b);
     return b;

@@ -111,6 +111,8 @@ typedef struct ftl {
     uint32_t *cover;       /* scratch of ftl_cover: blocks to cover */
     ftl_ranked *ranked; /* scratch of ftl_cover: closed blocks by cost */
     double cover_made_at, cover_horizon; /* units written at the last refill, and while the cover before it lasted */
+    double units_per_victim;             /* units written per victim picked, while the cover before it lasted */
+    uint64_t victims_picked, cover_victims; /* victims picked in all, and by the last refill */
     ftl_die *dies;
     gsl_rng *rng;
     uint32_t host_die_cursor; /* position in the striping order */

@@ -650,8 +650,8 @@ Test(ftl, cover_foresees_greedy_victims_under_skewed_writes)
  * drive, one GC filled with translation units) is picked a few dozen
  * victims later, and each refill dropped the next such block. Here the
  * youngest full block stays covered through a refill that a block outside
- * the cover calls for; without the rule it is dropped (the ranking's quota
- * is a fifth of the closed blocks). */
+ * the cover calls for; without the rule it is dropped (the cover holds a
+ * quarter of the blocks, and a full block ranks last). */
 Test(ftl, refill_keeps_the_blocks_closed_lately)
 {
     drive d;

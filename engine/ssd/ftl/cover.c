@@ -35,7 +35,8 @@ uint32_t ftl_reverse_map_slots(const ssd_params *p)
 static bool kept_young(const ftl *f, uint32_t b, double now)
 {
     double young = f->units_per_victim * (f->rm.slots / 32);
-    return revmap_covers(&f->rm, b) && now - (double)f->blocks[b].closed_at < young;
+    return ftl_closed_native(f, b) && !f->blocks[b].map_only && revmap_covers(&f->rm, b) &&
+           now - (double)f->blocks[b].closed_at < young;
 }
 
 static int by_cost(const void *x, const void *y)
@@ -82,7 +83,7 @@ static uint32_t choose_cover(ftl *f, uint32_t block)
     uint64_t now = f->units_written[STREAM_HOST] + f->units_written[STREAM_GC];
     for (uint32_t b = 0; b < f->rm.blocks && n < slots; b++)
         if (b != block && (ftl_closed_slc(f, b) || (f->blocks[b].state == BLOCK_OPEN && revmap_covers(&f->rm, b)) ||
-                           (ftl_closed_native(f, b) && !f->blocks[b].map_only && kept_young(f, b, (double)now))))
+                           kept_young(f, b, (double)now)))
             f->cover[n++] = b;
     uint32_t ranked = rank_closed(f, ftl_gc_policies[f->p->gc_policy].cost, (double)now);
     uint32_t worn = f->p->wear_leveling_spread ? (slots - n) / 8 : 0;

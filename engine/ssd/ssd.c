@@ -198,6 +198,7 @@ void ssd_warm_overwrites(ssd *d, const uint64_t *offsets, uint32_t n) { hil_warm
 bool ssd_warm_pays(const ssd *d) { return ftl_warm_pays(&d->f); }
 uint64_t ssd_warmed(const ssd *d) { return d->h.warmed; }
 uint64_t ssd_warmed_overwrites(const ssd *d) { return d->h.overwrites_warmed; }
+uint64_t ssd_admits_warmed(const ssd *d) { return d->buf.admits_warmed; }
 uint64_t ssd_reverse_map_refills(const ssd *d) { return d->f.rm.refills; }
 
 void ssd_set_queue_class(ssd *d, uint32_t queue, int cls) { arbiter_set_class(&d->h.arb, queue, (queue_class)cls); }

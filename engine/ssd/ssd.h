@@ -52,6 +52,9 @@ bool ssd_warm_pays(const ssd *d);
 uint64_t ssd_warmed(const ssd *d);
 /* Units whose old places ssd_warm_overwrites has loaded. */
 uint64_t ssd_warmed_overwrites(const ssd *d);
+/* Writes whose mapping entries and old places the buffer loaded as it let
+ * them in after a wait for room (when warming pays). Speed only. */
+uint64_t ssd_admits_warmed(const ssd *d);
 /* The reverse map's refills since the drive was built: each a pass over
  * the mapping tables, when GC picks a block outside its cover (ftl/cover.c).
  * Speed only: which blocks are covered never changes a result. */

@@ -49,6 +49,7 @@ typedef struct buffer {
     uint32_t prefetched_to; /* read-ahead has asked the flash for units below this */
     uint32_t reads_at_flash; /* host reads waiting for the flash */
     uint64_t cache_hits, slc_units_written;
+    uint64_t admits_warmed; /* writes whose tables were loaded as they left `waiting` */
     buffer_hooks hooks;
 } buffer;
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastpath.h"
 #include "memlimit.h"
 
 /* --- wiring ----------------------------------------------------------------- */

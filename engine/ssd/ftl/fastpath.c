@@ -19,11 +19,11 @@ static uint32_t valid_offsets(const ftl *f, uint32_t base, uint32_t written, uin
     return n;
 }
 
-/* Where a victim's units go: the units left in the GC stream's open
- * block, handed out in order as ftl_alloc would, with the block's
- * capacity and reverse-map row looked up once per block rather than per
- * unit. Nothing else takes units of that stream while a victim is moved
- * (the wear's write-backs take the mapping stream's). */
+/* Where a victim's units go: the units left in its GC stream's open
+ * block (ftl_gc_stream), handed out in order as ftl_alloc would, with the
+ * block's capacity and reverse-map row looked up once per block rather
+ * than per unit. Nothing else takes units of that stream while a victim
+ * is moved (the wear's write-backs take the mapping stream's). */
 typedef struct move_dest {
     uint32_t block, first, next, end; /* the block's units first..end, next..end not taken */
     uint32_t *row;                    /* its reverse-map row, or NULL */

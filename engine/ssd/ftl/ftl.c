@@ -249,7 +249,7 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
     /* A block of translation units takes a slot too: filling its row when
      * GC picks it is a pass over their whole table (ftl_cover), and GC
      * picks such blocks often. */
-    f->blocks[b].map_only = s == STREAM_MAP;
+    f->blocks[b].map_only = s == STREAM_MAP || s == STREAM_MAP_GC;
     revmap_take(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;
     set_block_slc(f, b, s == STREAM_SLC);
@@ -517,6 +517,9 @@ static int check_entry(const ftl *f, uint32_t what, uint32_t ppa, uint32_t *refs
     if (ppa >= f->p->physical_units || !ftl_valid(f, ppa))
         return snprintf(err, errlen, "%s unit %u maps to physical unit %u, which holds no valid data", kind, n, ppa), -1;
     uint32_t block = ftl_block_of(f, ppa);
+    if (f->blocks[block].map_only != !!(what & FTL_MAP_BIT)) /* each kind in blocks of its own (ftl_gc_stream) */
+        return snprintf(err, errlen, "%s unit %u is in block %u, which holds %s units", kind, n, block,
+                        f->blocks[block].map_only ? "translation" : "logical"), -1;
     if (revmap_covers(&f->rm, block) && ftl_holds(f, ppa) != what)
         return snprintf(err, errlen, "%s unit %u maps to physical unit %u, whose reverse map says %u", kind, n, ppa,
                         ftl_holds(f, ppa)), -1;

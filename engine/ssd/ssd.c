@@ -22,7 +22,14 @@ static void reclaimed(void *ctx, bool fold)
 }
 
 static void relocated(void *ctx, uint32_t lpn) { mapio_dirty(&((ssd *)ctx)->map, lpn, 1); }
-static bool space_freed(void *ctx) { return buffer_retry_stalled(&((ssd *)ctx)->buf); }
+/* A block freed: first the write-backs the dies owe (firmware writes its
+ * table before more host data), then the host writes that wait. */
+static bool space_freed(void *ctx)
+{
+    ssd *d = ctx;
+    if (d->has_map && d->map.owed) mapio_pay_owed(&d->map);
+    return buffer_retry_stalled(&d->buf);
+}
 
 /* Each layer learns what it owes the one above through callbacks set here,
  * once: the flash layer hands finished transactions to their owners, the
@@ -165,6 +172,11 @@ bool ssd_warm_pays(const ssd *d) { return ftl_warm_pays(&d->f); }
 uint64_t ssd_warmed(const ssd *d) { return d->h.warmed; }
 uint64_t ssd_warmed_overwrites(const ssd *d) { return d->h.overwrites_warmed; }
 uint64_t ssd_admits_warmed(const ssd *d) { return d->buf.admits_warmed; }
+uint64_t ssd_map_owed(const ssd *d, uint64_t *merged)
+{
+    *merged = d->has_map ? d->map.owed_merged : 0;
+    return d->has_map ? d->map.owed : 0;
+}
 uint64_t ssd_reverse_map_refills(const ssd *d) { return d->f.rm.refills; }
 
 void ssd_set_queue_class(ssd *d, uint32_t queue, int cls) { arbiter_set_class(&d->h.arb, queue, (queue_class)cls); }

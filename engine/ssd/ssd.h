@@ -55,6 +55,10 @@ uint64_t ssd_warmed_overwrites(const ssd *d);
 /* Writes whose mapping entries and old places the buffer loaded as it let
  * them in after a wait for room (when warming pays). Speed only. */
 uint64_t ssd_admits_warmed(const ssd *d);
+/* Write-backs of translation units owed now (pushed out dirty when their
+ * die had no block, not yet written: mapio_place_writeback), and since the
+ * drive was built, those asked of a unit owed already (*merged). */
+uint64_t ssd_map_owed(const ssd *d, uint64_t *merged);
 /* The reverse map's refills since the drive was built: each a pass over
  * the mapping tables, when GC picks a block outside its cover (ftl/cover.c).
  * Speed only: which blocks are covered never changes a result. */

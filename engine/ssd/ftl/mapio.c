@@ -2,27 +2,90 @@
 
 #include "fastpath.h"
 
-/* Translation units are written round-robin over the dies. */
-static uint32_t die_of(const mapio *m, uint32_t page) { return page % m->p->dies; }
+#include <stdlib.h>
+#include <string.h>
 
 int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc)
 {
     *m = (mapio){.p = f->p, .f = f, .fl = fl, .pu = pu, .rc = rc};
     const ssd_params *p = f->p;
     if (mapcache_init(&m->cache, p->map_pages, p->map_cache_pages, p->map_cache_policy)) return -1;
-    return ftl_enable_map_units(f, p->map_pages);
+    m->owed_next = malloc((size_t)p->map_pages * sizeof *m->owed_next);
+    m->owed_head = malloc((size_t)p->dies * sizeof *m->owed_head);
+    m->owed_tail = malloc((size_t)p->dies * sizeof *m->owed_tail);
+    if (!m->owed_next || !m->owed_head || !m->owed_tail) {
+        mapio_free(m);
+        return -1;
+    }
+    memset(m->owed_next, 0xff, (size_t)p->map_pages * sizeof *m->owed_next); /* MAPIO_NOT_OWED */
+    memset(m->owed_head, 0xff, (size_t)p->dies * sizeof *m->owed_head);
+    if (ftl_enable_map_units(f, p->map_pages) == 0) return 0;
+    mapio_free(m);
+    return -1;
 }
 
-void mapio_free(mapio *m) { mapcache_free(&m->cache); }
+void mapio_free(mapio *m)
+{
+    mapcache_free(&m->cache);
+    free(m->owed_next);
+    free(m->owed_head);
+    free(m->owed_tail);
+    m->owed_next = m->owed_head = m->owed_tail = NULL;
+}
+
+static void owe(mapio *m, uint32_t tu)
+{
+    if (m->owed_next[tu] != MAPIO_NOT_OWED) { /* owed already: that write-back writes it as it is now */
+        m->owed_merged++;
+        return;
+    }
+    uint32_t die = mapio_die_of(m, tu);
+    m->owed_next[tu] = MAPIO_LAST;
+    if (m->owed_head[die] == MAPIO_NOT_OWED) m->owed_head[die] = tu;
+    else m->owed_next[m->owed_tail[die]] = tu;
+    m->owed_tail[die] = tu;
+    m->owed++;
+}
+
+static uint32_t place(mapio *m, uint32_t tu, uint32_t die, uint32_t *ppa_out)
+{
+    uint32_t ppa = ftl_alloc(m->f, die, STREAM_MAP);
+    if (ppa == FTL_NONE) return FTL_NONE;
+    ftl_map_unit(m->f, tu, ppa, false);
+    *ppa_out = ppa;
+    return die;
+}
 
 uint32_t mapio_place_writeback(mapio *m, uint32_t tu, uint32_t *ppa_out)
 {
     m->writebacks++;
-    uint32_t die = die_of(m, tu), ppa = ftl_alloc(m->f, die, STREAM_MAP);
-    if (ppa == FTL_NONE) return FTL_NONE; /* the die is out of blocks: the unit stays where it was */
-    ftl_map_unit(m->f, tu, ppa, false);
-    *ppa_out = ppa;
-    return die;
+    uint32_t die = mapio_die_of(m, tu);
+    /* behind what the die owes already, in order */
+    if (m->owed_head[die] == MAPIO_NOT_OWED && place(m, tu, die, ppa_out) != FTL_NONE) return die;
+    owe(m, tu);
+    return FTL_NONE;
+}
+
+uint32_t mapio_place_owed(mapio *m, uint32_t die, uint32_t *ppa_out)
+{
+    uint32_t tu = m->owed_head[die];
+    if (tu == MAPIO_NOT_OWED || place(m, tu, die, ppa_out) == FTL_NONE) return MAPIO_NOT_OWED;
+    uint32_t next = m->owed_next[tu];
+    m->owed_head[die] = next == MAPIO_LAST ? MAPIO_NOT_OWED : next;
+    m->owed_next[tu] = MAPIO_NOT_OWED;
+    m->owed--;
+    return tu;
+}
+
+void mapio_pay_owed(mapio *m)
+{
+    for (uint32_t die = 0; m->owed && die < m->p->dies; die++) {
+        uint32_t ppa;
+        while (mapio_place_owed(m, die, &ppa) != MAPIO_NOT_OWED) {
+            progunit_add(m->pu, die, STREAM_MAP, ppa, 1);
+            reclaim_after_alloc(m->rc, die);
+        }
+    }
 }
 
 /* What the next evictions will touch, fetched one eviction ahead, a step

@@ -4,7 +4,8 @@
  * translation unit is not cached waits while it is read from flash; a
  * dirty unit pushed out of the cache is written to a new place
  * (programmed with the die's next program unit of translation units), and
- * GC moves translation units like data. A drive whose whole table is in
+ * GC moves translation units to blocks of translation units of their own
+ * (ftl_gc_stream). A drive whose whole table is in
  * DRAM writes its changed units to flash the same way when given a dirty
  * limit (ftl.map_dirty_limit): its cache then holds the dirty units only,
  * and no command waits for a read. */
@@ -25,6 +26,12 @@ typedef struct mapio {
     reclaim *rc;
     mapcache cache;
     uint64_t misses, writebacks;
+    /* Write-backs owed: units pushed out dirty when their die had no block
+     * they may take, queued per die and written once it frees one
+     * (mapio_pay_owed). owed_next[tu]: the next unit its die owes,
+     * MAPIO_LAST, or MAPIO_NOT_OWED. */
+    uint32_t *owed_next, *owed_head, *owed_tail;
+    uint64_t owed, owed_merged; /* owed now; write-backs asked of a unit owed already */
     /* The request waiting for a translation unit may go on (wired at assembly). */
     void (*resume)(void *ctx, ssdlab_request *r);
     void *resume_ctx;
@@ -32,12 +39,27 @@ typedef struct mapio {
 
 int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc);
 void mapio_free(mapio *m);
-/* Translation unit tu, dirty and pushed out of the cache, takes a new
- * place on its die (round-robin over the dies) and counts as a write-back:
- * returns the die and the place (*ppa_out), or FTL_NONE when the die is
- * out of blocks and the unit stays where it was. Its program is the
- * caller's (timed here, none on the wear path). */
+enum { MAPIO_NOT_OWED = UINT32_MAX, MAPIO_LAST = UINT32_MAX - 1 };
+/* The die a translation unit is written to (round-robin over the dies). */
+static inline uint32_t mapio_die_of(const mapio *m, uint32_t tu) { return tu % m->p->dies; }
+/* Translation unit tu, dirty and pushed out of the cache, counts as a
+ * write-back and takes a new place on its die: returns the die and the
+ * place (*ppa_out). When the die has no block it may take (host data and
+ * write-backs leave the GC reserve alone), the unit is owed instead (once,
+ * however often it is pushed out meanwhile), and FTL_NONE is returned:
+ * firmware cannot drop a changed piece of its table, and dropped, most
+ * write-backs went unwritten where GC keeps the dies at the reserve (65 %
+ * on the 1 TiB DRAM-less bench drive; docs/ssd-model.md). Its program is
+ * the caller's (timed here, none on the wear path). */
 uint32_t mapio_place_writeback(mapio *m, uint32_t tu, uint32_t *ppa_out);
+/* The next unit the die owes, placed (as mapio_place_writeback, not
+ * counted again): its translation unit, or MAPIO_NOT_OWED when the die
+ * owes none or still has no room. */
+uint32_t mapio_place_owed(mapio *m, uint32_t die, uint32_t *ppa_out);
+/* Writes what the dies owe while they have room, each with the die's next
+ * program unit of translation units (the timed path, once GC frees a
+ * block). */
+void mapio_pay_owed(mapio *m);
 /* Marks the translation units of logical units [lpn, lpn + n) dirty. */
 void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n);
 /* Translation units of [lpn, lpn + n) a change must read from the flash

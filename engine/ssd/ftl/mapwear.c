@@ -26,8 +26,16 @@ void mapwear_free(mapwear *w)
     memset(w, 0, sizeof *w);
 }
 
+static void mark(mapwear *w, uint32_t die)
+{
+    if (!w->marked[die]) {
+        w->marked[die] = 1;
+        w->dies[w->die_count++] = die;
+    }
+}
+
 /* One pushed out dirty is written back at once, placed as the timed path
- * places it. */
+ * places it; owed, its die is collected and then writes it. */
 void mapwear_miss(mapwear *w, uint32_t tu)
 {
     mapio *map = w->map;
@@ -36,11 +44,7 @@ void mapwear_miss(mapwear *w, uint32_t tu)
     mapio_prefetch_evictions(map);
     if (out == MAPCACHE_NONE || !evicted_dirty) return;
     uint32_t ppa, die = mapio_place_writeback(map, out, &ppa);
-    if (die == FTL_NONE) return;
-    if (!w->marked[die]) {
-        w->marked[die] = 1;
-        w->dies[w->die_count++] = die;
-    }
+    mark(w, die != FTL_NONE ? die : mapio_die_of(map, out));
 }
 
 void mapwear_relocated(void *ctx, uint32_t lpn) { mapwear_dirty(ctx, lpn); }
@@ -52,5 +56,7 @@ void mapwear_collect_dies(mapwear *w)
         uint32_t die = w->dies[--w->die_count];
         w->marked[die] = 0;
         if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
+        uint32_t ppa;
+        while (w->map->owed && mapio_place_owed(w->map, die, &ppa) != MAPIO_NOT_OWED) continue;
     }
 }

@@ -1,8 +1,10 @@
 /* The DRAM-less mapping on the untimed path (a wear phase): a unit
  * written or moved makes its translation unit dirty in the cache; a dirty
- * one pushed out is written to flash at once, as mapio.c does in time,
- * and the dies those write-backs took blocks from are collected after the
- * write under way, so that no GC starts inside another. */
+ * one pushed out is written to flash at once, as mapio.c does in time (or
+ * owed, when its die has no block, and written once the die is
+ * collected), and the dies those write-backs took blocks from are
+ * collected after the write under way, so that no GC starts inside
+ * another. */
 #ifndef SSDLAB_MAPWEAR_H
 #define SSDLAB_MAPWEAR_H
 

@@ -7,6 +7,7 @@
 #ifndef SSDLAB_LOOKAHEAD_H
 #define SSDLAB_LOOKAHEAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
@@ -31,10 +32,12 @@ int lookahead_init(lookahead *la, const generator *g, const gsl_rng *stream, con
 void lookahead_free(lookahead *la);
 
 /* Before each draw from generator g on stream: every LOOKAHEAD_BATCH draws,
- * writes the offsets of the batch from this draw on and returns
- * LOOKAHEAD_BATCH; else (or when off) returns 0. */
-uint32_t lookahead_guess(lookahead *la, const generator *g, const gsl_rng *stream, uint64_t offsets[LOOKAHEAD_BATCH]);
-/* lookahead_guess, and drive d loads the guesses' table entries. */
+ * writes the offsets of the batch from this draw on, and which of them are
+ * reads, and returns LOOKAHEAD_BATCH; else (or when off) returns 0. */
+uint32_t lookahead_guess(lookahead *la, const generator *g, const gsl_rng *stream, uint64_t offsets[LOOKAHEAD_BATCH],
+                         bool reads[LOOKAHEAD_BATCH]);
+/* lookahead_guess, and drive d loads the guesses' table entries, and the
+ * guessed writes' old places (ssd_warm, ssd_warm_overwrites). */
 void lookahead_warm(lookahead *la, const generator *g, const gsl_rng *stream, ssd *d);
 
 #endif

@@ -265,9 +265,10 @@ Test(lookahead, guesses_the_next_draws_without_drawing)
         lookahead la;
         cr_assert_eq(lookahead_init(&la, &g, r, NULL), 0);
         uint64_t guess[LOOKAHEAD_BATCH] = {0};
+        bool guessed_read[LOOKAHEAD_BATCH] = {0};
         uint32_t batches = 0, checked = 0;
         for (uint32_t i = 0; i < 10 * LOOKAHEAD_BATCH + 3; i++) {
-            uint32_t n = lookahead_guess(&la, &g, r, guess);
+            uint32_t n = lookahead_guess(&la, &g, r, guess, guessed_read);
             bool due = i % LOOKAHEAD_BATCH == 0 && patterns[p] != GEN_SEQUENTIAL; /* off for sequential */
             cr_assert_eq(n, due ? (uint32_t)LOOKAHEAD_BATCH : 0u, "pattern %d draw %u", p, i);
             batches += n > 0;
@@ -282,6 +283,7 @@ Test(lookahead, guesses_the_next_draws_without_drawing)
             if (patterns[p] == GEN_SEQUENTIAL) continue;
             cr_assert_eq(off, guess[i % LOOKAHEAD_BATCH], "pattern %d draw %u: guessed %llu", p, i,
                          (unsigned long long)guess[i % LOOKAHEAD_BATCH]);
+            cr_assert_eq(read, guessed_read[i % LOOKAHEAD_BATCH], "pattern %d draw %u: guessed the wrong kind", p, i);
             checked++;
         }
         bool on = patterns[p] != GEN_SEQUENTIAL;

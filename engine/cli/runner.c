@@ -358,7 +358,7 @@ static int close_outputs(const run_request *rq, cli_model *m, run_outputs *out, 
     /* a model stopped half-way through an event is no longer consistent */
     if (rq->check && !sim_failed(m->s)) {
         char err[1024];
-        if (ftl_check(ssd_ftl(m->d), err, sizeof err)) {
+        if (ssd_check(m->d, err, sizeof err)) {
             fprintf(stderr, "ssdlab: integrity check failed: %s\n", err);
             rc = EXIT_FAILED;
         } else {

@@ -94,7 +94,7 @@ typedef struct stresser {
 static void check_now(stresser *t, const char *when)
 {
     char why[400];
-    if (t->failed || ftl_check(ssd_ftl(t->d), why, sizeof why) == 0) return;
+    if (t->failed || ssd_check(t->d, why, sizeof why) == 0) return;
     t->failed = true;
     snprintf(t->err, t->errlen, "integrity violation after %s (%llu requests, %.6f s simulated): %s", when,
              (unsigned long long)t->n->requests, (double)sim_now(t->s) / 1e9, why);

@@ -182,6 +182,11 @@ uint64_t ssd_reverse_map_refills(const ssd *d) { return d->f.rm.refills; }
 void ssd_set_queue_class(ssd *d, uint32_t queue, int cls) { arbiter_set_class(&d->h.arb, queue, (queue_class)cls); }
 const ssd_params *ssd_params_of(const ssd *d) { return &d->p; }
 ftl *ssd_ftl(ssd *d) { return &d->f; }
+int ssd_check(ssd *d, char *err, size_t errlen)
+{
+    if (ftl_check(&d->f, err, errlen)) return -1;
+    return d->has_map ? mapio_check(&d->map, err, errlen) : 0;
+}
 uint64_t ssd_capacity(const ssd *d) { return d->p.logical_units * d->p.unit; }
 const zoneio *ssd_zoned(const ssd *d) { return d->has_zio ? &d->zio : NULL; }
 

@@ -69,6 +69,10 @@ void ssd_set_queue_class(ssd *d, uint32_t queue, int cls);
 
 const ssd_params *ssd_params_of(const ssd *d);
 ftl *ssd_ftl(ssd *d);
+/* The drive's state checked whole: the FTL's (ftl_check) and, on a drive
+ * whose mapping is written to flash, what its dies owe (mapio_check).
+ * Returns 0, or -1 with what is wrong in err. */
+int ssd_check(ssd *d, char *err, size_t errlen);
 uint64_t ssd_capacity(const ssd *d);
 /* The zoned namespace (NULL without one): its zones, where it starts
  * (bytes, right after the conventional namespace), resets and erases. */

@@ -12,6 +12,7 @@
 #include "fastpath.h"
 #include "ftl.h"
 #include "mapcache.h"
+#include "mapio.h"
 #include "params.h"
 
 typedef struct drive {
@@ -167,6 +168,68 @@ Test(ftl, checker_catches_a_wrong_mapping_and_a_wrong_count)
     d.f.l2p[4] = d.f.l2p[3];
     d.f.l2p[3] = at3;
     check(&d);
+    close_drive(&d);
+}
+
+/* What a die owes of its translation units' write-backs is paid first in,
+ * first out, across the end of the die's ring; a unit asked for again
+ * while owed is written once; and the check catches a queue, a mark or a
+ * count that disagrees. */
+Test(ftl, owed_write_backs_are_paid_in_order_and_checked)
+{
+    drive d;
+    const char *const more[] = {"controller.dies_per_channel=2", "ftl.mapping=cached", "ftl.map_cache=64KiB", NULL};
+    open_drive_more(&d, "900MiB", "greedy", 1024, more);
+    mapio m;
+    cr_assert_eq(mapio_init(&m, &d.f, NULL, NULL, NULL), 0);
+    cr_assert_eq(m.owed_cap, (d.p.map_pages + 1) / 2, "each die owes at most its half of the %u units", d.p.map_pages);
+    /* die 0 (the even units) owes unit 0 already, at its ring's end but one */
+    uint32_t end = m.owed_cap - 2;
+    m.owed_first[0] = end;
+    m.owed_ring[end] = 0;
+    m.owed_count[0] = 1;
+    m.owed_bits[0] = 1;
+    m.owed = 1;
+    char err[512];
+    cr_assert_eq(mapio_check(&m, err, sizeof err), 0, "%s", err);
+    /* so its write-backs queue behind it, whether or not it has room; 4 twice is owed once */
+    const uint32_t asked[] = {4, 2, 4, 6}, paid[] = {0, 4, 2, 6};
+    uint32_t ppa;
+    for (int i = 0; i < 4; i++) cr_assert_eq(mapio_place_writeback(&m, asked[i], &ppa), FTL_NONE, "unit %u", asked[i]);
+    cr_assert_eq(m.owed, 4);
+    cr_assert_eq(m.owed_merged, 1);
+    cr_assert_eq(m.owed_count[0], 4);
+    cr_assert_eq(mapio_check(&m, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(mapio_place_writeback(&m, 1, &ppa), 1, "die 1 owes nothing: its unit is placed at once");
+    cr_assert_eq(d.f.map_loc[1], ppa);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(mapio_place_owed(&m, 0, &ppa), paid[i], "payment %d", i);
+        cr_assert_eq(d.f.map_loc[paid[i]], ppa);
+        cr_assert_eq(ftl_die_of(&d.f, ppa), 0u);
+    }
+    cr_assert_eq(mapio_place_owed(&m, 0, &ppa), MAPIO_NOT_OWED);
+    cr_assert_eq(m.owed, 0);
+    cr_assert_eq(m.owed_first[0], 2u, "the ring went round its end");
+    cr_assert_eq(mapio_check(&m, err, sizeof err), 0, "%s", err);
+    check(&d);
+    /* a queue that disagrees: unit 2 owed again, then each of the three broken in turn */
+    m.owed_ring[2] = 2;
+    m.owed_count[0] = 1;
+    m.owed_bits[0] = 1u << 2;
+    m.owed = 1;
+    cr_assert_eq(mapio_check(&m, err, sizeof err), 0, "%s", err);
+    m.owed_bits[0] = 0;
+    cr_assert_eq(mapio_check(&m, err, sizeof err), -1);
+    cr_assert(strstr(err, "die 0 owes translation unit 2, which is not marked owed"), "%s", err);
+    m.owed_bits[0] = 1u << 2;
+    m.owed_ring[2] = 3;
+    cr_assert_eq(mapio_check(&m, err, sizeof err), -1);
+    cr_assert(strstr(err, "die 0 owes translation unit 3, which is not one of its own"), "%s", err);
+    m.owed_ring[2] = 2;
+    m.owed = 2;
+    cr_assert_eq(mapio_check(&m, err, sizeof err), -1);
+    cr_assert(strstr(err, "1 translation units are marked owed, 1 queued, and the count says 2"), "%s", err);
+    mapio_free(&m);
     close_drive(&d);
 }
 

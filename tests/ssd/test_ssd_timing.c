@@ -896,6 +896,6 @@ Test(timing, dramless_write_backs_are_never_dropped)
                  "asked %llu, written %llu, owed %llu then %llu, merged %llu", (unsigned long long)st.map_writebacks,
                  (unsigned long long)st.map_units_written, (unsigned long long)owed0, (unsigned long long)owed,
                  (unsigned long long)(merged - merged0));
-    cr_assert_eq(ftl_check(ssd_ftl(b.d), err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ssd_check(b.d, err, sizeof err), 0, "%s", err);
     close_bench(&b);
 }

@@ -2,24 +2,21 @@
 
 #include "fastpath.h"
 
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc)
 {
     *m = (mapio){.p = f->p, .f = f, .fl = fl, .pu = pu, .rc = rc};
     const ssd_params *p = f->p;
     if (mapcache_init(&m->cache, p->map_pages, p->map_cache_pages, p->map_cache_policy)) return -1;
-    m->owed_next = malloc((size_t)p->map_pages * sizeof *m->owed_next);
-    m->owed_head = malloc((size_t)p->dies * sizeof *m->owed_head);
-    m->owed_tail = malloc((size_t)p->dies * sizeof *m->owed_tail);
-    if (!m->owed_next || !m->owed_head || !m->owed_tail) {
-        mapio_free(m);
-        return -1;
-    }
-    memset(m->owed_next, 0xff, (size_t)p->map_pages * sizeof *m->owed_next); /* MAPIO_NOT_OWED */
-    memset(m->owed_head, 0xff, (size_t)p->dies * sizeof *m->owed_head);
-    if (ftl_enable_map_units(f, p->map_pages) == 0) return 0;
+    m->owed_cap = (p->map_pages + p->dies - 1) / p->dies; /* mapio_die_of deals the units round-robin */
+    m->owed_ring = malloc((size_t)p->dies * m->owed_cap * sizeof *m->owed_ring);
+    m->owed_first = calloc(p->dies, sizeof *m->owed_first);
+    m->owed_count = calloc(p->dies, sizeof *m->owed_count);
+    m->owed_bits = calloc(((size_t)p->map_pages + 63) / 64, sizeof *m->owed_bits);
+    if (m->owed_ring && m->owed_first && m->owed_count && m->owed_bits && ftl_enable_map_units(f, p->map_pages) == 0)
+        return 0;
     mapio_free(m);
     return -1;
 }
@@ -27,23 +24,24 @@ int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc)
 void mapio_free(mapio *m)
 {
     mapcache_free(&m->cache);
-    free(m->owed_next);
-    free(m->owed_head);
-    free(m->owed_tail);
-    m->owed_next = m->owed_head = m->owed_tail = NULL;
+    free(m->owed_ring);
+    free(m->owed_first);
+    free(m->owed_count);
+    free(m->owed_bits);
+    m->owed_ring = m->owed_first = m->owed_count = NULL;
+    m->owed_bits = NULL;
 }
 
 static void owe(mapio *m, uint32_t tu)
 {
-    if (m->owed_next[tu] != MAPIO_NOT_OWED) { /* owed already: that write-back writes it as it is now */
+    uint64_t bit = 1ull << (tu & 63);
+    if (m->owed_bits[tu >> 6] & bit) { /* owed already: that write-back writes it as it is now */
         m->owed_merged++;
         return;
     }
-    uint32_t die = mapio_die_of(m, tu);
-    m->owed_next[tu] = MAPIO_LAST;
-    if (m->owed_head[die] == MAPIO_NOT_OWED) m->owed_head[die] = tu;
-    else m->owed_next[m->owed_tail[die]] = tu;
-    m->owed_tail[die] = tu;
+    m->owed_bits[tu >> 6] |= bit;
+    uint32_t die = mapio_die_of(m, tu), at = m->owed_first[die] + m->owed_count[die]++;
+    m->owed_ring[(size_t)die * m->owed_cap + (at < m->owed_cap ? at : at - m->owed_cap)] = tu;
     m->owed++;
 }
 
@@ -61,18 +59,30 @@ uint32_t mapio_place_writeback(mapio *m, uint32_t tu, uint32_t *ppa_out)
     m->writebacks++;
     uint32_t die = mapio_die_of(m, tu);
     /* behind what the die owes already, in order */
-    if (m->owed_head[die] == MAPIO_NOT_OWED && place(m, tu, die, ppa_out) != FTL_NONE) return die;
+    if (!m->owed_count[die] && place(m, tu, die, ppa_out) != FTL_NONE) return die;
     owe(m, tu);
     return FTL_NONE;
 }
 
+/* The die's owed unit `ahead` places after its first (there must be one). */
+static uint32_t owed_ahead(const mapio *m, uint32_t die, uint32_t ahead)
+{
+    uint32_t at = m->owed_first[die] + ahead;
+    return m->owed_ring[(size_t)die * m->owed_cap + (at < m->owed_cap ? at : at - m->owed_cap)];
+}
+
 uint32_t mapio_place_owed(mapio *m, uint32_t die, uint32_t *ppa_out)
 {
-    uint32_t tu = m->owed_head[die];
-    if (tu == MAPIO_NOT_OWED || place(m, tu, die, ppa_out) == FTL_NONE) return MAPIO_NOT_OWED;
-    uint32_t next = m->owed_next[tu];
-    m->owed_head[die] = next == MAPIO_LAST ? MAPIO_NOT_OWED : next;
-    m->owed_next[tu] = MAPIO_NOT_OWED;
+    uint32_t count = m->owed_count[die];
+    if (!count) return MAPIO_NOT_OWED;
+    /* the places the next ones leave: named two ahead, their valid bits and blocks one ahead */
+    if (count > 2) ftl_prefetch_map_unit(m->f, owed_ahead(m, die, 2), 0);
+    if (count > 1) ftl_prefetch_map_unit(m->f, owed_ahead(m, die, 1), 1);
+    uint32_t tu = owed_ahead(m, die, 0);
+    if (place(m, tu, die, ppa_out) == FTL_NONE) return MAPIO_NOT_OWED;
+    m->owed_first[die] = m->owed_first[die] + 1 < m->owed_cap ? m->owed_first[die] + 1 : 0;
+    m->owed_count[die]--;
+    m->owed_bits[tu >> 6] &= ~(1ull << (tu & 63));
     m->owed--;
     return tu;
 }
@@ -86,6 +96,30 @@ void mapio_pay_owed(mapio *m)
             reclaim_after_alloc(m->rc, die);
         }
     }
+}
+
+int mapio_check(const mapio *m, char *err, size_t errlen)
+{
+    uint64_t queued = 0, marked = 0;
+    for (uint32_t die = 0; die < m->p->dies; die++) {
+        for (uint32_t i = 0; i < m->owed_count[die]; i++) {
+            uint32_t tu = owed_ahead(m, die, i);
+            if (tu >= m->p->map_pages || mapio_die_of(m, tu) != die) {
+                snprintf(err, errlen, "die %u owes translation unit %u, which is not one of its own", die, tu);
+                return -1;
+            }
+            if (!(m->owed_bits[tu >> 6] >> (tu & 63) & 1)) {
+                snprintf(err, errlen, "die %u owes translation unit %u, which is not marked owed", die, tu);
+                return -1;
+            }
+        }
+        queued += m->owed_count[die];
+    }
+    for (uint64_t w = 0; w < ((uint64_t)m->p->map_pages + 63) / 64; w++) marked += (uint64_t)__builtin_popcountll(m->owed_bits[w]);
+    if (queued == marked && marked == m->owed) return 0;
+    snprintf(err, errlen, "%llu translation units are marked owed, %llu queued, and the count says %llu",
+             (unsigned long long)marked, (unsigned long long)queued, (unsigned long long)m->owed);
+    return -1;
 }
 
 /* What the next evictions will touch, fetched one eviction ahead, a step

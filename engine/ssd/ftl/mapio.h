@@ -28,9 +28,13 @@ typedef struct mapio {
     uint64_t misses, writebacks;
     /* Write-backs owed: units pushed out dirty when their die had no block
      * they may take, queued per die and written once it frees one
-     * (mapio_pay_owed). owed_next[tu]: the next unit its die owes,
-     * MAPIO_LAST, or MAPIO_NOT_OWED. */
-    uint32_t *owed_next, *owed_head, *owed_tail;
+     * (mapio_pay_owed). Die d's queue is a ring of owed_cap entries from
+     * owed_ring + d * owed_cap, its share of the units (each owed at most
+     * once, so it never overflows): in an array, the units paid next are
+     * known ahead and their places fetched while earlier ones are written.
+     * owed_bits: one bit a unit, set while it is owed. */
+    uint32_t *owed_ring, *owed_first, *owed_count, owed_cap;
+    uint64_t *owed_bits;
     uint64_t owed, owed_merged; /* owed now; write-backs asked of a unit owed already */
     /* The request waiting for a translation unit may go on (wired at assembly). */
     void (*resume)(void *ctx, ssdlab_request *r);
@@ -39,7 +43,7 @@ typedef struct mapio {
 
 int mapio_init(mapio *m, ftl *f, flash *fl, progunits *pu, reclaim *rc);
 void mapio_free(mapio *m);
-enum { MAPIO_NOT_OWED = UINT32_MAX, MAPIO_LAST = UINT32_MAX - 1 };
+enum { MAPIO_NOT_OWED = UINT32_MAX };
 /* The die a translation unit is written to (round-robin over the dies). */
 static inline uint32_t mapio_die_of(const mapio *m, uint32_t tu) { return tu % m->p->dies; }
 /* Translation unit tu, dirty and pushed out of the cache, counts as a
@@ -60,6 +64,10 @@ uint32_t mapio_place_owed(mapio *m, uint32_t die, uint32_t *ppa_out);
  * program unit of translation units (the timed path, once GC frees a
  * block). */
 void mapio_pay_owed(mapio *m);
+/* Whether what the dies owe is consistent: each queued unit is its own
+ * die's and marked owed, and the marks, the queues and the count agree.
+ * Returns 0, or -1 with what is wrong in err. */
+int mapio_check(const mapio *m, char *err, size_t errlen);
 /* Marks the translation units of logical units [lpn, lpn + n) dirty. */
 void mapio_dirty(mapio *m, uint32_t lpn, uint32_t n);
 /* Translation units of [lpn, lpn + n) a change must read from the flash

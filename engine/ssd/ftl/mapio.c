@@ -32,6 +32,13 @@ void mapio_free(mapio *m)
     m->owed_bits = NULL;
 }
 
+/* The slot of die's ring `ahead` places after its first owed unit. */
+static uint32_t *owed_slot(const mapio *m, uint32_t die, uint32_t ahead)
+{
+    uint32_t at = m->owed_first[die] + ahead;
+    return &m->owed_ring[(size_t)die * m->owed_cap + (at < m->owed_cap ? at : at - m->owed_cap)];
+}
+
 static void owe(mapio *m, uint32_t tu)
 {
     uint64_t bit = 1ull << (tu & 63);
@@ -40,8 +47,8 @@ static void owe(mapio *m, uint32_t tu)
         return;
     }
     m->owed_bits[tu >> 6] |= bit;
-    uint32_t die = mapio_die_of(m, tu), at = m->owed_first[die] + m->owed_count[die]++;
-    m->owed_ring[(size_t)die * m->owed_cap + (at < m->owed_cap ? at : at - m->owed_cap)] = tu;
+    uint32_t die = mapio_die_of(m, tu);
+    *owed_slot(m, die, m->owed_count[die]++) = tu;
     m->owed++;
 }
 
@@ -64,21 +71,14 @@ uint32_t mapio_place_writeback(mapio *m, uint32_t tu, uint32_t *ppa_out)
     return FTL_NONE;
 }
 
-/* The die's owed unit `ahead` places after its first (there must be one). */
-static uint32_t owed_ahead(const mapio *m, uint32_t die, uint32_t ahead)
-{
-    uint32_t at = m->owed_first[die] + ahead;
-    return m->owed_ring[(size_t)die * m->owed_cap + (at < m->owed_cap ? at : at - m->owed_cap)];
-}
-
 uint32_t mapio_place_owed(mapio *m, uint32_t die, uint32_t *ppa_out)
 {
     uint32_t count = m->owed_count[die];
     if (!count) return MAPIO_NOT_OWED;
     /* the places the next ones leave: named two ahead, their valid bits and blocks one ahead */
-    if (count > 2) ftl_prefetch_map_unit(m->f, owed_ahead(m, die, 2), 0);
-    if (count > 1) ftl_prefetch_map_unit(m->f, owed_ahead(m, die, 1), 1);
-    uint32_t tu = owed_ahead(m, die, 0);
+    if (count > 2) ftl_prefetch_map_unit(m->f, *owed_slot(m, die, 2), 0);
+    if (count > 1) ftl_prefetch_map_unit(m->f, *owed_slot(m, die, 1), 1);
+    uint32_t tu = *owed_slot(m, die, 0);
     if (place(m, tu, die, ppa_out) == FTL_NONE) return MAPIO_NOT_OWED;
     m->owed_first[die] = m->owed_first[die] + 1 < m->owed_cap ? m->owed_first[die] + 1 : 0;
     m->owed_count[die]--;
@@ -103,7 +103,7 @@ int mapio_check(const mapio *m, char *err, size_t errlen)
     uint64_t queued = 0, marked = 0;
     for (uint32_t die = 0; die < m->p->dies; die++) {
         for (uint32_t i = 0; i < m->owed_count[die]; i++) {
-            uint32_t tu = owed_ahead(m, die, i);
+            uint32_t tu = *owed_slot(m, die, i);
             if (tu >= m->p->map_pages || mapio_die_of(m, tu) != die) {
                 snprintf(err, errlen, "die %u owes translation unit %u, which is not one of its own", die, tu);
                 return -1;

@@ -57,6 +57,6 @@ void mapwear_collect_dies(mapwear *w)
         w->marked[die] = 0;
         if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
         uint32_t ppa;
-        while (w->map->owed && mapio_place_owed(w->map, die, &ppa) != MAPIO_NOT_OWED) continue;
+        while (mapio_place_owed(w->map, die, &ppa) != MAPIO_NOT_OWED) continue;
     }
 }

@@ -184,6 +184,46 @@ Test(flash, a_read_suspends_a_program)
     rig_close(&g);
 }
 
+/* Without cache read a read holds its die until its page has moved out,
+ * and the die picks its next operation then. Reads 0-2 and a program are
+ * queued at once; read 3 comes while read 0's page moves out. Reads go
+ * first and in order, each sensed as the page before it has left: read k
+ * is done after the array times and transfers of reads 0..k and its own
+ * decode; the program's data crosses the channel once read 3's page has.
+ * (Reads 1-3 start without an event to pick them, the program with one:
+ * flash.c, start_settled_read.) */
+Test(flash, queued_reads_start_as_the_die_frees)
+{
+    rig g;
+    rig_open(&g, "nand.cache_read=false", NULL);
+    uint32_t upp = g.p.units_per_program;
+    flash_submit(&g.fl, tagged(&g, TX_READ, 0, 1, 0));
+    flash_submit(&g.fl, tagged(&g, TX_PROGRAM, 6 * g.p.units_per_block, upp, 4));
+    flash_submit(&g.fl, tagged(&g, TX_READ, 1, 1, 1));
+    flash_submit(&g.fl, tagged(&g, TX_READ, 2, 1, 2));
+    sim_time_t bus = params_bus_time(&g.p, params_bus_bytes(&g.p, 1)), free_at = 0;
+    late_read lr = {&g, 3};
+    sim_handler_id h = sim_register_handler(g.s, "test.late_read", submit_late_read, &lr);
+    sim_schedule_at(g.s, read_cost(&g, 0, 1) - g.p.ecc_decode - bus / 2, h, NULL, 0);
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_eq(g.done, 5);
+    const uint32_t order[5] = {0, 1, 2, 9, 4};
+    for (uint32_t k = 0; k < 4; k++) {
+        free_at += read_cost(&g, k, 1) - g.p.ecc_decode;
+        cr_assert_eq(g.ids[k], order[k], "completion %u is #%u", k, g.ids[k]);
+        cr_assert_eq(g.at[k], free_at + g.p.ecc_decode, "read %u done at %llu, expected %llu", k,
+                     (unsigned long long)g.at[k], (unsigned long long)(free_at + g.p.ecc_decode));
+    }
+    cr_assert_eq(g.ids[4], 4u);
+    cr_assert_eq(g.at[4], free_at + program_cost(&g, upp), "the program starts as read 3's page has left");
+    cr_assert_eq(g.fl.n.reads, 4);
+    /* Each read's sensing and its decode, the late read's arrival, one
+     * event to pick the program as the die frees, and its end: the reads
+     * behind another took no event of their own to be picked. */
+    cr_assert_eq(sim_events_run(g.s), 4 * 2 + 1 + 1 + 1);
+    rig_close(&g);
+}
+
 /* A program's units count as programmed only once it completes. */
 Test(flash, units_are_programmed_at_completion)
 {

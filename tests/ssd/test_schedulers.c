@@ -128,3 +128,58 @@ Test(flin, queues_past_the_flow_count_fold_onto_flows)
     add(&g, FLASH_CLASS_READ, 1, 0);
     cr_assert_eq(pick(&g, "flin", 0), 2, "flow 1 is the light one");
 }
+
+/* A scheduler that says its choice is settled must pick that transaction
+ * whatever joins the queues' tails first. Reads-first: a waiting read is
+ * settled, a program or erase at the head is not (a read may pass it);
+ * FIFO: the oldest head always; FLIN weighs waits against the time, so it
+ * never says. */
+static int settled(queues *g, const char *name)
+{
+    const flash_scheduler *s = scheduler(name);
+    if (!s->settled) return -2;
+    const txn *t = s->settled(&g->q);
+    return t ? (int)t->tu : -1;
+}
+
+static void fill_mixed(queues *g)
+{
+    *g = (queues){0};
+    add(g, FLASH_CLASS_PROGRAM, -1, 0); /* #0 */
+    add(g, FLASH_CLASS_READ, 0, 10);    /* #1 */
+    add(g, FLASH_CLASS_ERASE, -1, 20);  /* #2 */
+    add(g, FLASH_CLASS_READ, 1, 30);    /* #3 */
+}
+
+/* After k picks of fill_mixed's queues (none arriving), what the
+ * scheduler calls settled; then a read and a program arrive, and the
+ * next pick must take the settled one. Where reads-first calls nothing
+ * settled (a program at the head), the read that arrives goes first. */
+static void check_settled(const char *name, const int want[4])
+{
+    for (int k = 0; k < 4; k++) {
+        queues g;
+        fill_mixed(&g);
+        for (int i = 0; i < k; i++) pick(&g, name, 50);
+        int before = settled(&g, name);
+        cr_assert_eq(before, want[k], "%s after %d picks: settled #%d, expected #%d", name, k, before, want[k]);
+        add(&g, FLASH_CLASS_READ, 2, 100);     /* #4 */
+        add(&g, FLASH_CLASS_PROGRAM, -1, 100); /* #5 */
+        cr_assert_eq(pick(&g, name, 100), before >= 0 ? before : 4, "%s after %d picks", name, k);
+    }
+}
+
+Test(settled, is_what_the_pick_takes_whatever_arrives_meanwhile)
+{
+    check_settled("read-first", (const int[]){1, 3, -1, -1});
+    check_settled("fifo", (const int[]){0, 1, 2, 3});
+}
+
+Test(settled, flin_never_says)
+{
+    queues g;
+    fill_mixed(&g);
+    cr_assert_eq(settled(&g, "flin"), -2);
+    cr_assert_eq(settled(&(queues){0}, "read-first"), -1, "empty queues: nothing settled");
+    cr_assert_eq(settled(&(queues){0}, "fifo"), -1, "empty queues: nothing settled");
+}

@@ -31,13 +31,30 @@ static txn *pick_read_first(flash_queues *q, const flash_pick_view *v)
     return t;
 }
 
-static txn *pick_fifo(flash_queues *q, const flash_pick_view *v)
+/* A waiting read goes before anything that arrives, and reads go in order;
+ * a program or erase at the head may still be passed by a read. */
+static const txn *settled_read_first(const flash_queues *q) { return q->head[FLASH_CLASS_READ]; }
+
+static int oldest_class(const flash_queues *q)
 {
-    (void)v;
     int best = -1;
     for (int c = 0; c < FLASH_CLASSES; c++)
         if (q->head[c] && (best < 0 || q->head[c]->seq < q->head[best]->seq)) best = c;
+    return best;
+}
+
+static txn *pick_fifo(flash_queues *q, const flash_pick_view *v)
+{
+    (void)v;
+    int best = oldest_class(q);
     return best < 0 ? NULL : take_class(q, best);
+}
+
+/* Whatever arrives is younger than every head. */
+static const txn *settled_fifo(const flash_queues *q)
+{
+    int best = oldest_class(q);
+    return best < 0 ? NULL : q->head[best];
 }
 
 /* --- FLIN-like ---------------------------------------------------------------
@@ -121,11 +138,12 @@ static txn *pick_flin(flash_queues *q, const flash_pick_view *v)
 }
 
 const flash_scheduler flash_schedulers[] = {
-    {"read-first", "reads first, then programs, then erases", pick_read_first},
-    {"fifo", "in submission order, whatever the kind: the baseline reads-first is measured against", pick_fifo},
+    {"read-first", "reads first, then programs, then erases", pick_read_first, settled_read_first},
+    {"fifo", "in submission order, whatever the kind: the baseline reads-first is measured against", pick_fifo,
+     settled_fifo},
     {"flin", "FLIN-like (Tavakkol et al., ISCA 2018): the class waiting longest for its service time first; within it a "
              "flow with one operation at the die, else the flow with the highest estimated slowdown (flows are "
              "submission queues)",
-     pick_flin},
-    {NULL, NULL, NULL},
+     pick_flin, NULL},
+    {NULL, NULL, NULL, NULL},
 };

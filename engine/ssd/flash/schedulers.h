@@ -27,6 +27,12 @@ typedef struct flash_scheduler {
     const char *name;
     const char *description;
     txn *(*pick)(flash_queues *q, const flash_pick_view *v);
+    /* The transaction pick will take whenever the die picks, if nothing
+     * that joins the queues meanwhile can change that (transactions
+     * leave a queue only by a pick, and join at its tail); NULL when it
+     * may change, or the queues are empty. NULL for a scheduler whose
+     * choice depends on the time. */
+    const txn *(*settled)(const flash_queues *q);
 } flash_scheduler;
 
 /* controller.scheduler's entries, ended by an entry with a NULL name. */

@@ -278,7 +278,7 @@ static void on_die_free(sim *s, void *ctx, void *obj, uint64_t die)
  * waits and nothing that arrives meanwhile can pass it: schedulers.h), that
  * read starts then, with no event to pick it at that time: on the bench's
  * steady writes, whose GC reads wait behind each other, such events were
- * a sixth to a quarter of all (docs/ssd-model.md). Throttling is judged
+ * 15 to 25 % of all (docs/ssd-model.md). Throttling is judged
  * as an operation starts, so a drive that models heat keeps the event.
  * What the read books as it starts (its array time, counts and energy) is
  * booked now for then, as a program books its whole time; and its

@@ -20,7 +20,6 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
     f->l2p = bigmem_alloc(p->l2p_units * sizeof *f->l2p);
     uint64_t table = p->l2p_units * sizeof *f->l2p;
     f->warm = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && table > FTL_WARM_TABLE);
-    f->gc_loads = p->warm_tables == WARM_ON || (p->warm_tables == WARM_AUTO && table > FTL_GC_LOAD_TABLE);
     f->blocks = calloc(nblocks, sizeof *f->blocks);
     f->slc_bits = calloc((nblocks + 63) / 64, sizeof *f->slc_bits);
     f->dies = calloc(p->dies, sizeof *f->dies);

@@ -24,12 +24,9 @@
 #define FTL_NONE UINT32_MAX
 
 /* sim.warm_tables=auto: a source that knows its next requests has their
- * mapping entries loaded together once the table passes FTL_WARM_TABLE,
- * and GC's reads load (rather than prefetch) the entries they will move
- * once it passes FTL_GC_LOAD_TABLE (ftl_warm_pays, ftl_fetch_holders;
- * docs/ssd-model.md has the pairs that set them). */
+ * mapping entries loaded together once the table passes FTL_WARM_TABLE
+ * (ftl_warm_pays; docs/ssd-model.md has the pairs that set it). */
 #define FTL_WARM_TABLE (UINT64_C(64) << 20)
-#define FTL_GC_LOAD_TABLE (UINT64_C(1) << 30)
 
 /* Host writes to native blocks, relocations (GC and SLC folding) to native
  * blocks, host writes to SLC-mode blocks, translation units (DRAM-less
@@ -102,7 +99,6 @@ typedef struct ftl {
     const ssd_params *p;
     uint32_t *l2p; /* logical unit -> physical unit, complemented (ftl_entry) */
     bool warm;     /* tables large enough for ftl_warm to pay (sim.warm_tables) */
-    bool gc_loads; /* and for GC's reads to load the entries they will move, not prefetch them */
     revmap rm;     /* physical unit -> valid, and what it holds (covered blocks) */
     ftl_block *blocks;
     /* A bit per block: programmed in SLC mode (it holds units_per_block /
@@ -319,24 +315,27 @@ static inline uint32_t ftl_holds(const ftl *f, uint32_t ppa) { return revmap_hol
 /* Brings in the mapping entries (a translation unit's: its place) of what
  * the valid units ppa .. ppa + n - 1 hold: their moves come soon (GC reads
  * their page), and each entry is a random access into a table far larger
- * than the cache. Over FTL_GC_LOAD_TABLE (gc_loads) they are loaded,
- * since a prefetch there waited for its address translation all the same
- * (2 TiB steady write, one pair of runs: 1.79 to 1.49 s); below, a load
- * waits for the memory where a prefetch does not (128 GiB steady write,
- * three pairs: 1.14 - 1.56 s to 1.44 - 1.58 s). */
+ * than the cache. Prefetched, not loaded: a load holds the core until its
+ * address translation and line are in, a prefetch does not. Loads paid
+ * over a 1 GiB table until the thirty-fifth session, when prefetches took
+ * 0.39 s off the 2 TiB steady write's 5.0 (six pairs, each faster;
+ * docs/ssd-model.md). */
 static inline void ftl_fetch_holders(const ftl *f, uint32_t ppa, uint32_t n)
 {
-    uint32_t seen = 0;
+    uint32_t fetched = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t what = ftl_holds(f, ppa + k);
         if (what == FTL_NONE) continue;
         /* A translation unit's place: its table (1 MB at 1 TiB) misses the
          * cache too, beside the mapping table. */
         if (what & FTL_MAP_BIT) __builtin_prefetch(&f->map_loc[what & ~FTL_MAP_BIT], 1);
-        else if (f->gc_loads) seen += f->l2p[what];
         else __builtin_prefetch(&f->l2p[what], 1);
+        fetched++;
     }
-    __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
+    /* Keeps the loop: with nothing else using it, GCC deleted it, its
+     * prefetches with it (the 128 GiB steady write ran 0.2 s slower of
+     * 1.1; docs/ssd-model.md). */
+    __asm__ volatile("" : : "r"(fetched));
 }
 /* Asks the cache, to write, for what overwriting logical unit lpn changes
  * at its old place (its valid bit and its block's record), once lpn's

@@ -97,6 +97,28 @@ Test(flash, one_read_takes_array_time_transfer_and_decode)
     rig_close(&g);
 }
 
+/* The channel's cost of a transfer is listed per size at set-up
+ * (flash.bus_time); each size a read or program moves, and one past the
+ * list, takes the closed form. */
+Test(flash, every_transfer_size_takes_its_closed_form)
+{
+    rig g;
+    rig_open(&g, NULL, NULL);
+    uint32_t sizes[] = {1, 2, g.p.units_per_page, g.fl.bus_units, g.fl.bus_units + 1};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        sim_time_t start = sim_now(g.s);
+        flash_submit(&g.fl, tagged(&g, TX_READ, 0, sizes[i], (uint32_t)i));
+        sim_run(g.s, SIM_TIME_MAX);
+        cr_assert_eq(g.at[g.done - 1] - start, read_cost(&g, 0, sizes[i]), "a read of %u units", sizes[i]);
+    }
+    sim_time_t start = sim_now(g.s);
+    flash_submit(&g.fl, tagged(&g, TX_PROGRAM, 6 * g.p.units_per_block, g.p.units_per_program, 9));
+    sim_run(g.s, SIM_TIME_MAX);
+    cr_assert_eq(g.at[g.done - 1] - start, program_cost(&g, g.p.units_per_program));
+    cr_assert_geq(g.fl.bus_units, g.p.units_per_page * g.p.media.soft_reads, "a page's soft reads are listed");
+    rig_close(&g);
+}
+
 /* A read holds the die; meanwhile an erase, a program and a read queue up.
  * Reads first takes the read, then the program, then the erase; FIFO takes
  * them as they came. */

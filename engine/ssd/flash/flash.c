@@ -57,12 +57,13 @@ void flash_txn_free(flash *fl, txn *t)
  * slowest of them is done, and the channel is held until then. */
 static sim_time_t channel_transfer(flash *fl, uint32_t die, sim_time_t ready, uint32_t units, datapath_engine ecc)
 {
-    uint64_t bytes = params_bus_bytes(fl->p, units);
+    bool listed = units <= fl->bus_units;
+    uint64_t bytes = listed ? fl->bus_bytes[units] : params_bus_bytes(fl->p, units);
     power_deposit(fl->power, (double)bytes * fl->power->bus_j_per_byte);
     sim_time_t *free_at = &fl->channel_free[divide(fl->channel_of_die, die)];
     sim_time_t start = max_time(ready, *free_at);
     sim_time_t engines = datapath_pass(fl->dp, ecc, start, (uint64_t)units * fl->p->unit);
-    sim_time_t end = max_time(start + params_bus_time(fl->p, bytes), engines);
+    sim_time_t end = max_time(start + (listed ? fl->bus_time[units] : params_bus_time(fl->p, bytes)), engines);
     *free_at = end;
     return end;
 }
@@ -415,6 +416,23 @@ static void on_erase_done(sim *s, void *ctx, void *obj, uint64_t arg)
 
 /* --- set-up ---------------------------------------------------------------- */
 
+/* What a transfer of 0 .. bus_units units costs on the channel: a read's
+ * soft sensings move a page's units each, a program a program unit's. */
+static int list_bus_costs(flash *fl)
+{
+    const ssd_params *p = fl->p;
+    uint32_t reads = p->units_per_page * (p->media.soft_reads > 1 ? p->media.soft_reads : 1);
+    fl->bus_units = reads > p->units_per_program ? reads : p->units_per_program;
+    fl->bus_bytes = malloc((fl->bus_units + 1) * sizeof *fl->bus_bytes);
+    fl->bus_time = malloc((fl->bus_units + 1) * sizeof *fl->bus_time);
+    if (!fl->bus_bytes || !fl->bus_time) return -1;
+    for (uint32_t n = 0; n <= fl->bus_units; n++) {
+        fl->bus_bytes[n] = params_bus_bytes(p, n);
+        fl->bus_time[n] = params_bus_time(p, fl->bus_bytes[n]);
+    }
+    return 0;
+}
+
 static const sim_time_t never = SIM_TIME_MAX;
 
 int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datapath *dp, gsl_rng *ecc_rng)
@@ -429,6 +447,7 @@ int flash_init(flash *fl, sim *s, const ssd_params *p, power_model *power, datap
     fl->page_type = malloc(p->units_per_block);
     if (!fl->dies || !fl->channel_free || !fl->programmed || !fl->full || !fl->page_type || add_slab(fl)) return -1;
     for (uint32_t off = 0; off < p->units_per_block; off++) fl->page_type[off] = (uint8_t)params_page_type(p, off);
+    if (list_bus_costs(fl)) return -1;
     fl->channel_of_die = divider_of(p->dies_per_channel);
     if (media_init(&fl->med, p, power->ambient_c)) return -1;
     fl->on_read_sensed = sim_register_handler(s, "flash.read_sensed", on_read_sensed, fl);
@@ -448,6 +467,8 @@ void flash_free(flash *fl)
     free(fl->programmed);
     free(fl->full);
     free(fl->page_type);
+    free(fl->bus_bytes);
+    free(fl->bus_time);
     media_free(&fl->med);
 }
 

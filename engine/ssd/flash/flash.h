@@ -92,6 +92,13 @@ typedef struct flash {
      * die's channel: an operation's time and transfer cost no division */
     uint8_t *page_type;
     divider channel_of_die;
+    /* A transfer of n units: its bytes on the channel and its time there,
+     * for n up to bus_units (a page's soft reads, a program unit). Worked
+     * out per transfer, their two divisions took about a third of
+     * channel_transfer's samples in the DRAM-less steady write (perf). */
+    uint64_t *bus_bytes;
+    sim_time_t *bus_time;
+    uint32_t bus_units;
     uint64_t seq;
     txn *free_txns;
     txn **slabs;

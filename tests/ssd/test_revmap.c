@@ -102,3 +102,43 @@ Test(revmap, clear_range_clears_exactly_the_range)
         revmap_free(&m);
     }
 }
+
+/* A fill's block keeps its seq while each run goes on as the first began
+ * (runs of 2 units, each 6 logical units on: three dies' turns), and its
+ * row comes from that alone; a jump, a run past its end, or a block begun
+ * elsewhere has none. Opened blocks leave the reserve free while any
+ * block has a seq. */
+Test(revmap, a_fill_block_is_covered_from_its_first_unit)
+{
+    revmap m;
+    cr_assert_eq(revmap_init(&m, 4, 6, 2), 0);
+    revmap_seq_init(&m, 2, 6, 1);
+    revmap_seq_note(&m, 0, 0, 100, 2);
+    revmap_seq_note(&m, 0, 2, 106, 1);
+    revmap_seq_note(&m, 0, 3, 107, 1);
+    revmap_seq_note(&m, 0, 4, 112, 2);
+    revmap_seq_note(&m, 1, 0, 10, 2);
+    revmap_seq_note(&m, 1, 2, 13, 2); /* 16 was next */
+    revmap_seq_note(&m, 2, 0, 20, 1);
+    revmap_seq_note(&m, 2, 1, 21, 2); /* past its run's end */
+    revmap_seq_note(&m, 3, 2, 30, 2); /* begun elsewhere */
+    cr_assert(revmap_is_seq(&m, 0));
+    cr_assert(!revmap_is_seq(&m, 1) && !revmap_is_seq(&m, 2) && !revmap_is_seq(&m, 3));
+    cr_assert_eq(m.seq_blocks, 1);
+    cr_assert_not(revmap_fill_seq(&m, 1, 6));
+    revmap_take_opened(&m, 3);
+    cr_assert(revmap_covers(&m, 3), "2 free, 1 kept");
+    revmap_take_opened(&m, 2);
+    cr_assert_not(revmap_covers(&m, 2), "the last free slot is kept for a fill's block");
+    cr_assert(revmap_fill_seq(&m, 0, 5));
+    const uint32_t *row = revmap_row(&m, 0);
+    const uint32_t want[] = {100, 101, 106, 107, 112};
+    for (int k = 0; k < 5; k++) cr_assert_eq(row[k], want[k], "unit %d: %u", k, row[k]);
+    cr_assert_eq(m.seq_fills, 1);
+    revmap_seq_forget(&m, 0);
+    cr_assert_eq(m.seq_blocks, 0);
+    revmap_drop(&m, 3);
+    revmap_take_opened(&m, 2);
+    cr_assert(revmap_covers(&m, 2), "no fill's block left: nothing kept");
+    revmap_free(&m);
+}

@@ -53,7 +53,7 @@ static uint32_t rank_closed(ftl *f, double (*cost)(const ftl *, uint32_t, double
 {
     uint32_t n = 0;
     for (uint32_t b = 0; b < f->rm.blocks; b++)
-        if (ftl_closed_native(f, b) && !f->blocks[b].map_only && !kept_young(f, b, now))
+        if (ftl_closed_native(f, b) && !f->blocks[b].map_only && !revmap_is_seq(&f->rm, b) && !kept_young(f, b, now))
             f->ranked[n++] = (ftl_ranked){cost(f, b, now), b};
     qsort(f->ranked, n, sizeof *f->ranked, by_cost);
     return n;
@@ -111,6 +111,7 @@ void ftl_cover(ftl *f, uint32_t block)
 {
     if (revmap_covers(&f->rm, block)) return;
     if (f->blocks[block].map_only && revmap_fill_block(&f->rm, block, f->map_loc, f->map_units, FTL_MAP_BIT)) return;
+    if (revmap_fill_seq(&f->rm, block, f->blocks[block].write_ptr)) return;
     double now = (double)(f->units_written[STREAM_HOST] + f->units_written[STREAM_GC]);
     /* the first cover has no span to go by: it ranks by the count alone,
      * and keeps no young block */

@@ -312,6 +312,7 @@ int ftl_write_now(ftl *f, uint32_t lpn)
     if (die == FTL_NONE) return -1;
     uint32_t ppa = ftl_alloc(f, die, STREAM_HOST);
     ftl_map(f, lpn, ppa, false);
+    if (f->filling) revmap_seq_note(&f->rm, ftl_block_of(f, ppa), ftl_offset_of(f, ppa), lpn, 1);
     f->handle_host[0]++;
     if ((ftl_offset_of(f, ppa) + 1) % f->p->units_per_program == 0) ftl_advance_host_die(f);
     if (ftl_free_blocks(f, die) <= f->p->gc_threshold) ftl_collect_now(f, die);
@@ -361,6 +362,7 @@ size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n)
     uint32_t filled = f->blocks[b].write_ptr % upp;
     if (!filled) return 0; /* a new program unit: ftl_write_now picks its die */
     uint32_t left = upp - filled, rest = left < n ? left : (uint32_t)n;
+    if (f->filling) revmap_seq_note(&f->rm, b, f->blocks[b].write_ptr, lpn0, rest);
     if (f->version_of_physical)
         for (uint32_t k = 0; k < rest; k++) ftl_map_in(f, lpn0 + k, ftl_alloc(f, die, STREAM_HOST), b, false);
     else
@@ -370,16 +372,31 @@ size_t ftl_write_now_within(ftl *f, uint32_t lpn0, size_t n)
     return rest;
 }
 
+/* The end of a fill: the blocks still open take other writes next, and
+ * the closed ones give their slots back, as their rows can be written
+ * again from their seq when GC picks them (ftl_cover). */
+static void end_fill(ftl *f)
+{
+    f->filling = false;
+    for (uint32_t die = 0; die < f->p->dies; die++)
+        if (f->dies[die].open[STREAM_HOST] != FTL_NONE) revmap_seq_forget(&f->rm, f->dies[die].open[STREAM_HOST]);
+    for (uint32_t b = 0; b < f->rm.blocks; b++)
+        if (revmap_is_seq(&f->rm, b) && f->blocks[b].state == BLOCK_CLOSED) revmap_drop(&f->rm, b);
+}
+
 size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n)
 {
-    for (size_t i = 0; i < n;) {
+    f->filling = true;
+    size_t i = 0;
+    while (i < n) {
         size_t k = ftl_write_now_within(f, lpn0 + (uint32_t)i, n - i);
         if (k) {
             i += k;
             continue;
         }
-        if (ftl_write_now(f, lpn0 + (uint32_t)i)) return i;
+        if (ftl_write_now(f, lpn0 + (uint32_t)i)) break;
         i++;
     }
-    return n;
+    end_fill(f);
+    return i;
 }

@@ -12,8 +12,10 @@
 int ftl_write_now(ftl *f, uint32_t lpn);
 /* ftl_write_now of lpn0, lpn0 + 1, ..., n of them, with the same result;
  * the units after the first of each program unit take a shorter way
- * (a sequential fill's). Returns the units written (fewer only when no die
- * can take one). */
+ * (a sequential fill's). The blocks it fills keep their first logical
+ * unit instead of a slot of the reverse map (revmap_seq_note): GC covers
+ * each from that when it picks it, where others take a refill. Returns
+ * the units written (fewer only when no die can take one). */
 size_t ftl_write_now_range(ftl *f, uint32_t lpn0, size_t n);
 /* ftl_write_now of lpn0, lpn0 + 1, ..., at most n of them, as far as each
  * goes where ftl_write_now would put it without a choice: into the rest

@@ -32,6 +32,8 @@ int ftl_init(ftl *f, const ssd_params *p, gsl_rng *rng)
         ftl_free(f);
         return -1;
     }
+    /* the fill's program units go to the dies in turn (ftl_write_now_range) */
+    revmap_seq_init(&f->rm, p->units_per_program, p->dies * p->units_per_program, p->dies);
     for (uint32_t d = 0; d < p->dies; d++) {
         ftl_die *die = &f->dies[d];
         die->free = malloc(p->blocks_per_die * sizeof *die->free);
@@ -249,7 +251,7 @@ uint32_t ftl_open_block(ftl *f, uint32_t die, ftl_stream s)
      * GC picks it is a pass over their whole table (ftl_cover), and GC
      * picks such blocks often. */
     f->blocks[b].map_only = s == STREAM_MAP || s == STREAM_MAP_GC;
-    revmap_take(&f->rm, b);
+    revmap_take_opened(&f->rm, b);
     f->blocks[b].state = BLOCK_OPEN;
     set_block_slc(f, b, s == STREAM_SLC);
     f->blocks[b].handle = s >= STREAM_FDP_GC ? (uint8_t)(s - STREAM_FDP_GC)
@@ -463,6 +465,7 @@ void ftl_erase(ftl *f, uint32_t block)
     b->erase_count++;
     f->erases++;
     revmap_drop(&f->rm, block);
+    revmap_seq_forget(&f->rm, block);
     ftl_die *d = &f->dies[ftl_die_of_block(f, block)];
     if (retire_due(&f->ret, block, b->erase_count)) {
         if (d->retired < f->ret.spare_blocks) {

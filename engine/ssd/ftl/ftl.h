@@ -154,6 +154,9 @@ typedef struct ftl {
      * unit at a time, the relocation hook called for each, without the
      * shorter ways for runs (which must leave the same state). */
     bool one_by_one;
+    /* Inside ftl_write_now_range: the host writes note the blocks that
+     * hold its runs (revmap_seq_note). */
+    bool filling;
     /* Debug mode only (ftl_enable_versions): the write sequence number of
      * the data in each physical unit, and the latest one of each logical
      * unit, so the checker can tell a mapping points at the latest write. */

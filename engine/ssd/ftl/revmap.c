@@ -15,7 +15,7 @@ static uint64_t holds_bytes(const revmap *m) { return ((uint64_t)m->slots + 1) *
 uint64_t revmap_bytes(uint32_t blocks, uint32_t units_per_block, uint32_t slots)
 {
     return 8 * valid_words(blocks, units_per_block) + 4 * ((uint64_t)slots + 1) * units_per_block +
-           9 * (uint64_t)blocks + 4 * (uint64_t)slots;
+           13 * (uint64_t)blocks + 4 * (uint64_t)slots;
 }
 
 int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t slots)
@@ -31,12 +31,15 @@ int revmap_init(revmap *m, uint32_t blocks, uint32_t units_per_block, uint32_t s
     m->free_slots = malloc((size_t)m->slots * sizeof *m->free_slots);
     m->wanted = calloc(blocks, 1);
     m->fill_row = malloc((size_t)blocks * sizeof *m->fill_row);
+    m->seq = malloc((size_t)blocks * sizeof *m->seq);
     m->per_block = divider_of(units_per_block);
-    if (!m->valid || !m->holds || !m->slot_of || !m->free_slots || !m->wanted || !m->fill_row) {
+    m->seq_run = m->seq_stride = units_per_block;
+    if (!m->valid || !m->holds || !m->slot_of || !m->free_slots || !m->wanted || !m->fill_row || !m->seq) {
         revmap_free(m);
         return -1;
     }
     memset(m->slot_of, 0xff, (size_t)blocks * sizeof *m->slot_of);
+    memset(m->seq, 0xff, (size_t)blocks * sizeof *m->seq);
     /* Slots are handed out lowest first. */
     for (uint32_t s = m->slots; s-- > 0;) m->free_slots[m->free_count++] = s;
     return 0;
@@ -50,6 +53,7 @@ void revmap_free(revmap *m)
     free(m->free_slots);
     free(m->wanted);
     free(m->fill_row);
+    free(m->seq);
     memset(m, 0, sizeof *m);
 }
 
@@ -61,6 +65,11 @@ void revmap_clear_range(revmap *m, uint64_t first, uint64_t n)
 void revmap_take(revmap *m, uint32_t block)
 {
     if (m->slot_of[block] == REVMAP_NONE && m->free_count) m->slot_of[block] = m->free_slots[--m->free_count];
+}
+
+void revmap_take_opened(revmap *m, uint32_t block)
+{
+    if (m->free_count > (m->seq_blocks ? m->seq_reserve : 0)) revmap_take(m, block);
 }
 
 void revmap_drop(revmap *m, uint32_t block)
@@ -80,6 +89,44 @@ bool revmap_fill_block(revmap *m, uint32_t block, const uint32_t *where, uint64_
     for (uint64_t i = 0; i < n; i++)
         if (where[i] - first < U) row[where[i] - first] = (uint32_t)i | mark; /* REVMAP_NONE wraps past U */
     m->block_fills++;
+    return true;
+}
+
+void revmap_seq_init(revmap *m, uint32_t run, uint32_t stride, uint32_t reserve)
+{
+    m->seq_run = run;
+    m->seq_stride = stride;
+    m->seq_reserve = reserve;
+}
+
+void revmap_seq_note(revmap *m, uint32_t block, uint32_t offset, uint32_t lpn, uint32_t n)
+{
+    if (offset == 0) {
+        m->seq_blocks += m->seq[block] == REVMAP_NONE;
+        m->seq[block] = lpn;
+    }
+    uint32_t first = m->seq[block];
+    if (first == REVMAP_NONE) return;
+    uint64_t want = (uint64_t)first + (uint64_t)(offset / m->seq_run) * m->seq_stride + offset % m->seq_run;
+    if (lpn != want || offset % m->seq_run + n > m->seq_run) revmap_seq_forget(m, block);
+}
+
+void revmap_seq_forget(revmap *m, uint32_t block)
+{
+    if (m->seq[block] == REVMAP_NONE) return;
+    m->seq[block] = REVMAP_NONE;
+    m->seq_blocks--;
+}
+
+bool revmap_fill_seq(revmap *m, uint32_t block, uint32_t written)
+{
+    if (m->seq[block] == REVMAP_NONE) return false;
+    revmap_take(m, block);
+    if (!revmap_covers(m, block)) return false;
+    uint32_t *row = &m->holds[(uint64_t)m->slot_of[block] * m->units_per_block], lpn = m->seq[block];
+    for (uint32_t off = 0; off < written; lpn += m->seq_stride)
+        for (uint32_t k = 0; k < m->seq_run && off < written; k++) row[off++] = lpn + k;
+    m->seq_fills++;
     return true;
 }
 

@@ -10,7 +10,12 @@
  * pass over the mapping tables. Memory per physical unit: 1/8 byte of
  * validity plus 4 bytes times the share covered, where a full reverse map
  * took 4. Which blocks are covered never changes a result, only how often
- * a refill runs. */
+ * a refill runs.
+ *
+ * A block that a sequential fill wrote needs no pass: its units hold runs
+ * of consecutive logical units, each run a stride on from the one before
+ * (the fill stripes program units over the dies), so one number per block
+ * gives its row (revmap_seq_note, revmap_fill_seq). */
 #ifndef SSDLAB_REVMAP_H
 #define SSDLAB_REVMAP_H
 
@@ -33,6 +38,14 @@ typedef struct revmap {
     divider per_block;    /* revmap_block_of divides by units_per_block */
     uint64_t refills;     /* passes over the mapping tables */
     uint64_t block_fills; /* revmap_fill_block's passes over one small table */
+    /* Per block: the logical unit at its offset 0 if a sequential fill
+     * wrote it (its run k of seq_run units holds seq + k * seq_stride
+     * onwards), else REVMAP_NONE. */
+    uint32_t *seq;
+    uint32_t seq_run, seq_stride;
+    uint32_t seq_blocks;  /* blocks with a seq */
+    uint32_t seq_reserve; /* free slots opened blocks leave, while any block has a seq, for GC's victims among them */
+    uint64_t seq_fills;   /* rows written from a seq */
 } revmap;
 
 /* A map of `blocks` blocks of `units_per_block` units with `slots` slots
@@ -102,14 +115,33 @@ static inline const uint32_t *revmap_row(const revmap *m, uint32_t block)
     return &m->holds[(uint64_t)m->slot_of[block] * m->units_per_block];
 }
 
-/* A block opened for writing takes a slot if one is free. */
+/* `block` takes a slot if one is free. */
 void revmap_take(revmap *m, uint32_t block);
+/* A block opened for writing takes a slot if one is free, beyond
+ * seq_reserve while blocks of a fill are left: those need a slot only
+ * when GC picks them, and one picked with none free would cost a refill. */
+void revmap_take_opened(revmap *m, uint32_t block);
 /* An erased block gives its slot back. */
 void revmap_drop(revmap *m, uint32_t block);
 /* Covers `block` from one table alone (where[i] is the place of entry i,
  * recorded as i | mark): a block that holds that table's entries and no
  * other. False, changing nothing, when no slot is free. */
 bool revmap_fill_block(revmap *m, uint32_t block, const uint32_t *where, uint64_t n, uint32_t mark);
+
+/* Runs of `run` units, each `stride` logical units on from the one before
+ * (a fill's program units striped over the dies); `reserve` slots kept
+ * for the fill's blocks that GC picks (one a die). */
+void revmap_seq_init(revmap *m, uint32_t run, uint32_t stride, uint32_t reserve);
+static inline bool revmap_is_seq(const revmap *m, uint32_t block) { return m->seq[block] != REVMAP_NONE; }
+/* A fill wrote logical units lpn .. lpn + n - 1 (within one run) at
+ * `offset` of `block`: the block keeps its seq while it goes on as the
+ * first run began it, and loses it otherwise. */
+void revmap_seq_note(revmap *m, uint32_t block, uint32_t offset, uint32_t lpn, uint32_t n);
+/* The block is written otherwise, or erased. */
+void revmap_seq_forget(revmap *m, uint32_t block);
+/* Covers a block with a seq, its first `written` units, from that alone.
+ * False, changing nothing, when it has none or no slot is free. */
+bool revmap_fill_seq(revmap *m, uint32_t block, uint32_t written);
 
 /* The tables revmap_refill reads: logical unit -> physical unit (each
  * entry XORed with l2p_flip: the FTL stores them complemented), and the

@@ -297,6 +297,13 @@ static void print_run_totals(FILE *log, const cfg *c, const ssd *d, const sim *s
     fprintf(log, "\n");
     fprintf(log, "  wall time: preconditioning %.3f s, run %.3f s (%.2f million simulated requests per second)\n", precondition_s,
            wall, wall > 0 ? (double)requests / wall / 1e6 : 0.0);
+    /* Where a full-size run's wall time may go, and how to buy it back */
+    uint64_t refills = ssd_reverse_map_refills(d);
+    if (refills)
+        fprintf(log,
+                "  reverse map: %llu refills, each a pass over the mapping table (sim.reverse_map_share=1 needs none, for "
+                "%.1f more bytes per 4 KiB of flash)\n",
+                (unsigned long long)refills, 4 * (1 - p->reverse_map_share));
     double busy_sum = 0, busy_max = 0;
     for (uint32_t die = 0; die < p->dies; die++) {
         ssd_die_counts dc;

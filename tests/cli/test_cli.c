@@ -363,6 +363,30 @@ Test(cli, run_simulates_a_drive_and_checks_it)
     cr_assert(strstr(o->out, "  read ") && strstr(o->out, "  write "), "%s", o->out);
 }
 
+/* A run says how often the reverse map was refilled, and what the whole
+ * map would cost instead: a steady preconditioning at a quarter's share
+ * refills it (12 times on this drive), the whole map never. */
+Test(cli, run_reports_the_reverse_maps_refills)
+{
+    output *o = run("run " SMALL_DRIVE " --set workload.precondition=steady --set sim.reverse_map_share=0.25 "
+                    "--set workload.requests=1000");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    const char *line = strstr(o->out, "  reverse map: ");
+    cr_assert(line, "%s", o->out);
+    unsigned long long refills = 0;
+    double more = 0;
+    cr_assert_eq(sscanf(line,
+                        "  reverse map: %llu refills, each a pass over the mapping table (sim.reverse_map_share=1 needs none, "
+                        "for %lf more bytes per 4 KiB of flash)",
+                        &refills, &more),
+                 2, "%s", line);
+    cr_assert_geq(refills, 1, "%s", line);
+    cr_assert_float_eq(more, 3.0, 1e-9, "%s", line);
+    o = run("run " SMALL_DRIVE " --set workload.precondition=steady --set sim.reverse_map_share=1 --set workload.requests=1000");
+    cr_assert_eq(o->status, 0, "%s", o->err);
+    cr_assert_null(strstr(o->out, "reverse map:"), "%s", o->out);
+}
+
 Test(cli, run_refuses_inconsistent_drives)
 {
     output *o = run("run -d models/drives/example-sata-480.yaml --set drive.user_capacity=600GB");

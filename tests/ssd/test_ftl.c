@@ -386,12 +386,6 @@ Test(ftl, wear_fetch_passes_change_nothing)
     close_drive(&d);
 }
 
-/* A range of writes (the fill's) takes a shorter way through each program
- * unit after its first unit, and must leave what the same writes one by
- * one leave: on 4 dies of 2 planes (program units of 16 units), with
- * ranges that start and end inside program units, on a drive full enough
- * that GC runs inside them, and with static wear levelling on (at a spread
- * of 2 it moves blocks here: GC moves 702,010 units, 698,281 without it). */
 /* Two like drives of 4 dies (2 channels of 2, 2 planes), `blocks` a die,
  * greedy, with one more setting: one to take writes a unit at a time,
  * the other ranges. */
@@ -402,6 +396,12 @@ static void open_twins(drive *one, drive *range, const char *user_capacity, int 
     open_drive_more(range, user_capacity, "greedy", blocks, more);
 }
 
+/* A range of writes (the fill's) takes a shorter way through each program
+ * unit after its first unit, and must leave what the same writes one by
+ * one leave: on 4 dies of 2 planes (program units of 16 units), with
+ * ranges that start and end inside program units, on a drive full enough
+ * that GC runs inside them, and with static wear levelling on (at a spread
+ * of 2 it moves blocks here: GC moves 702,010 units, 698,281 without it). */
 Test(ftl, a_range_of_writes_equals_the_writes_one_by_one)
 {
     drive one, range;

@@ -150,6 +150,7 @@ static void issue(workload *w, ssdlab_request *r)
         bool read;
         lookahead_warm(&w->ahead, &w->gen, w->rng, w->d);
         generator_next(&w->gen, w->rng, &read, &r->offset, &r->bytes);
+        lookahead_drawn(&w->ahead, r->offset, read);
         r->op = read ? SSDLAB_READ : SSDLAB_WRITE;
         r->placement = placement_of(&w->place, r->offset, 0, 0);
     }

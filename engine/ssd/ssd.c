@@ -168,6 +168,8 @@ void ssd_free(ssd *d)
 int ssd_submit(ssd *d, ssdlab_request *r, ssdlab_done_fn done, void *ctx) { return hil_submit(&d->h, r, done, ctx); }
 void ssd_warm(ssd *d, const uint64_t *offsets, uint32_t n) { hil_warm(&d->h, offsets, n); }
 void ssd_warm_overwrites(ssd *d, const uint64_t *offsets, uint32_t n) { hil_warm_overwrites(&d->h, offsets, n); }
+void ssd_fetch(ssd *d, const uint64_t *offsets, uint32_t n) { hil_fetch(&d->h, offsets, n); }
+void ssd_fetch_overwrites(ssd *d, const uint64_t *offsets, uint32_t n) { hil_fetch_overwrites(&d->h, offsets, n); }
 bool ssd_warm_pays(const ssd *d) { return ftl_warm_pays(&d->f); }
 uint64_t ssd_warmed(const ssd *d) { return d->h.warmed; }
 uint64_t ssd_warmed_overwrites(const ssd *d) { return d->h.overwrites_warmed; }

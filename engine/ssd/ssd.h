@@ -46,11 +46,18 @@ void ssd_warm(ssd *d, const uint64_t *offsets, uint32_t n);
  * which the write's placement would otherwise wait for one by one. Speed
  * only, as ssd_warm. */
 void ssd_warm_overwrites(ssd *d, const uint64_t *offsets, uint32_t n);
+/* ssd_warm and ssd_warm_overwrites as prefetches, for a source that knows
+ * its requests two batches ahead: nothing waits for their misses. Called
+ * for the batch after next (ssd_fetch), then a batch later, once those
+ * entries are in the cache, for its writes (ssd_fetch_overwrites): the
+ * batch then drawn finds its tables in the cache. Speed only. */
+void ssd_fetch(ssd *d, const uint64_t *offsets, uint32_t n);
+void ssd_fetch_overwrites(ssd *d, const uint64_t *offsets, uint32_t n);
 /* Whether the drive's tables are large enough for ssd_warm to pay. */
 bool ssd_warm_pays(const ssd *d);
-/* Units ssd_warm has loaded since the drive was built. */
+/* Units ssd_warm has loaded, or ssd_fetch fetched, since the drive was built. */
 uint64_t ssd_warmed(const ssd *d);
-/* Units whose old places ssd_warm_overwrites has loaded. */
+/* Units whose old places ssd_warm_overwrites has loaded, or ssd_fetch_overwrites fetched. */
 uint64_t ssd_warmed_overwrites(const ssd *d);
 /* Writes whose mapping entries and old places the buffer loaded as it let
  * them in after a wait for room (when warming pays). Speed only. */

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
 #include "generator.h"
 #include "lookahead.h"
@@ -251,11 +252,16 @@ Test(generator, phases_run_in_order)
     cfg_free(c);
 }
 
-/* The lookahead's guesses are the generator's next draws, every batch, and
- * guessing leaves the stream and the generator where they were: a run with
- * the lookahead draws what one without it draws. */
-Test(lookahead, guesses_the_next_draws_without_drawing)
+/* At each batch's start the lookahead's plan names the next three batches'
+ * draws, so the drive can fetch them two batches ahead. It starts over
+ * (fresh) only at the first batch and at the batch after a draw it did not
+ * guess (another source drew from the stream), and its guesses are right
+ * again from there. A batch's guesses do not change from one plan to the
+ * next. Guessing leaves the stream and the generator where they were: a run
+ * with the lookahead draws what one without it draws. */
+Test(lookahead, guesses_two_batches_ahead_without_drawing)
 {
+    enum { B = LOOKAHEAD_BATCH, DRAWS = 10 * B + 3, INTRUDER = 5 * B + 4, RESTART = 6 * B };
     const gen_pattern patterns[] = {GEN_RANDOM, GEN_ZIPF, GEN_HOTCOLD, GEN_SEQUENTIAL};
     for (int p = 0; p < 4; p++) {
         generator g, twin;
@@ -264,14 +270,34 @@ Test(lookahead, guesses_the_next_draws_without_drawing)
         gsl_rng *r = rng(), *alone = rng();
         lookahead la;
         cr_assert_eq(lookahead_init(&la, &g, r, NULL), 0);
-        uint64_t guess[LOOKAHEAD_BATCH] = {0};
-        bool guessed_read[LOOKAHEAD_BATCH] = {0};
-        uint32_t batches = 0, checked = 0;
-        for (uint32_t i = 0; i < 10 * LOOKAHEAD_BATCH + 3; i++) {
-            uint32_t n = lookahead_guess(&la, &g, r, guess, guessed_read);
-            bool due = i % LOOKAHEAD_BATCH == 0 && patterns[p] != GEN_SEQUENTIAL; /* off for sequential */
-            cr_assert_eq(n, due ? (uint32_t)LOOKAHEAD_BATCH : 0u, "pattern %d draw %u", p, i);
-            batches += n > 0;
+        bool on = patterns[p] != GEN_SEQUENTIAL; /* off for sequential */
+        static uint64_t guess[DRAWS + 3 * B];
+        static bool guessed_read[DRAWS + 3 * B], guessed[DRAWS + 3 * B];
+        memset(guessed, 0, sizeof guessed);
+        uint32_t plans = 0, fresh_plans = 0, checked = 0;
+        for (uint32_t i = 0; i < DRAWS; i++) {
+            if (i == INTRUDER) { /* another source draws from the stream */
+                gsl_rng_uniform(r);
+                gsl_rng_uniform(alone);
+            }
+            lookahead_batch batch[3];
+            bool fresh = false, planned = lookahead_plan(&la, &g, r, batch, &fresh);
+            cr_assert_eq(planned, on && i % B == 0, "pattern %d draw %u", p, i);
+            if (planned) {
+                plans++;
+                fresh_plans += fresh;
+                cr_assert_eq(fresh, i == 0 || i == RESTART, "pattern %d draw %u: fresh %d", p, i, fresh);
+                for (uint32_t k = 0; k < 3 * B; k++) {
+                    uint32_t at = i + k;
+                    uint64_t off = batch[k / B].offsets[k % B];
+                    bool read = batch[k / B].reads[k % B];
+                    if (!fresh && guessed[at])
+                        cr_assert(guess[at] == off && guessed_read[at] == read, "pattern %d: draw %u's guess changed", p, at);
+                    guess[at] = off;
+                    guessed_read[at] = read;
+                    guessed[at] = true;
+                }
+            }
             bool read, read_alone;
             uint64_t off, off_alone;
             uint32_t bytes, bytes_alone;
@@ -280,15 +306,16 @@ Test(lookahead, guesses_the_next_draws_without_drawing)
             cr_assert_eq(off, off_alone, "pattern %d draw %u: the lookahead moved the stream", p, i);
             cr_assert_eq(bytes, bytes_alone);
             cr_assert_eq(read, read_alone);
-            if (patterns[p] == GEN_SEQUENTIAL) continue;
-            cr_assert_eq(off, guess[i % LOOKAHEAD_BATCH], "pattern %d draw %u: guessed %llu", p, i,
-                         (unsigned long long)guess[i % LOOKAHEAD_BATCH]);
-            cr_assert_eq(read, guessed_read[i % LOOKAHEAD_BATCH], "pattern %d draw %u: guessed the wrong kind", p, i);
+            lookahead_drawn(&la, off, read);
+            if (!on || (i >= INTRUDER && i < RESTART)) continue; /* guessed before the intruder drew */
+            cr_assert(guessed[i], "pattern %d draw %u: not guessed", p, i);
+            cr_assert_eq(off, guess[i], "pattern %d draw %u: guessed %llu", p, i, (unsigned long long)guess[i]);
+            cr_assert_eq(read, guessed_read[i], "pattern %d draw %u: guessed the wrong kind", p, i);
             checked++;
         }
-        bool on = patterns[p] != GEN_SEQUENTIAL;
-        cr_assert_eq(batches, on ? 11u : 0u, "pattern %d", p);
-        cr_assert_eq(checked, on ? 10u * LOOKAHEAD_BATCH + 3 : 0u);
+        cr_assert_eq(plans, on ? 11u : 0u, "pattern %d", p);
+        cr_assert_eq(fresh_plans, on ? 2u : 0u, "pattern %d", p);
+        cr_assert_eq(checked, on ? (uint32_t)DRAWS - (RESTART - INTRUDER) : 0u);
         lookahead_free(&la);
         gsl_rng_free(r);
         gsl_rng_free(alone);

@@ -100,6 +100,23 @@ void ftl_warm_old(const ftl *f, const uint32_t *lpns, uint32_t n)
     __asm__ volatile("" : : "r"(seen)); /* keeps the loads */
 }
 
+void ftl_fetch_entries(const ftl *f, const uint32_t *lpns, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (lpns[i] < f->p->l2p_units) __builtin_prefetch(&f->l2p[lpns[i]], 1);
+}
+
+void ftl_fetch_old(const ftl *f, const uint32_t *lpns, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (lpns[i] >= f->p->l2p_units) continue;
+        uint32_t ppa = ftl_entry(f, lpns[i]);
+        if (ppa == FTL_NONE) continue;
+        __builtin_prefetch(&f->rm.valid[ppa >> 6], 1);
+        __builtin_prefetch(&f->blocks[ftl_block_of(f, ppa)].valid, 1);
+    }
+}
+
 /* --- allocation ---------------------------------------------------------- */
 
 /* Write allocation orders (ftl.alloc_order): the die that takes the k-th

@@ -158,6 +158,20 @@ void hil_warm_overwrites(hil *h, const uint64_t *offsets, uint32_t n)
     h->overwrites_warmed += count;
 }
 
+void hil_fetch(hil *h, const uint64_t *offsets, uint32_t n)
+{
+    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
+    ftl_fetch_entries(h->f, lpns, count);
+    h->warmed += count;
+}
+
+void hil_fetch_overwrites(hil *h, const uint64_t *offsets, uint32_t n)
+{
+    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
+    ftl_fetch_old(h->f, lpns, count);
+    h->overwrites_warmed += count;
+}
+
 /* --- up the path ----------------------------------------------------------- */
 
 /* A write's data comes over the link and through the DMA engine into the

@@ -40,8 +40,8 @@ typedef struct hil {
     sim_time_t busy_ns;          /* time with rw_pending > 0 since the last reset (PCMark's busy time) */
     arbiter arb;                 /* which waiting command the controller fetches next */
     uint64_t submitted;          /* requests since creation: the next request's id */
-    uint64_t warmed;             /* units hil_warm had the FTL load */
-    uint64_t overwrites_warmed;  /* units whose old places hil_warm_overwrites had the FTL load */
+    uint64_t warmed;             /* units hil_warm had the FTL load, or hil_fetch fetch */
+    uint64_t overwrites_warmed;  /* units whose old places hil_warm_overwrites had the FTL load, or hil_fetch_overwrites fetch */
     bool idle;
     sim_event idle_timer;
     sim_handler_id on_fw_done, on_data_in, on_complete, on_device_done, on_idle;
@@ -64,6 +64,10 @@ void hil_warm(hil *h, const uint64_t *offsets, uint32_t n);
 /* Loads the old places of writes at offsets[0..n), whose entries
  * hil_warm loaded a batch before (ftl_warm_old). */
 void hil_warm_overwrites(hil *h, const uint64_t *offsets, uint32_t n);
+/* hil_warm and hil_warm_overwrites as prefetches (ftl_fetch_entries,
+ * ftl_fetch_old), counted with them. */
+void hil_fetch(hil *h, const uint64_t *offsets, uint32_t n);
+void hil_fetch_overwrites(hil *h, const uint64_t *offsets, uint32_t n);
 /* Busy time so far (PCMark's): with a busy period running, up to now. */
 sim_time_t hil_busy_ns(const hil *h);
 void hil_reset_busy(hil *h);

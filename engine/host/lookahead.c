@@ -71,8 +71,9 @@ static uint32_t writes_of(lookahead_batch b, uint64_t written[LOOKAHEAD_BATCH])
  * memory (perf, the 1 TiB DRAM-less steady write: a tenth of the samples,
  * with nine writes in ten let straight in). Loaded together with the
  * batch's entries (the thirty-third session), the core still waited for
- * two misses in turn at each batch; fetched a batch ahead, from entries
- * fetched a batch before that, it waits for neither (docs/ssd-model.md). */
+ * two misses in turn at each batch. Fetched a batch ahead, from entries
+ * fetched a batch before that, it waits for neither line, only for the
+ * prefetches' address translations (docs/ssd-model.md). */
 void lookahead_warm(lookahead *la, const generator *g, const gsl_rng *stream, ssd *d)
 {
     lookahead_batch b[3];

@@ -6,7 +6,7 @@
  *
  * The guesses run in batches, two batches ahead of the draws. At each
  * batch's start the drive fetches the entries of the batch after next
- * (prefetches: nothing waits for them), and the old places of the next
+ * (prefetches: nothing waits for their lines), and the old places of the next
  * batch's writes (named by entries fetched a batch before, in the cache by
  * then): so the batch drawn now finds all it needs in the cache. Each draw
  * is compared with its guess. When another source drew from the stream

@@ -47,7 +47,7 @@ void ssd_warm(ssd *d, const uint64_t *offsets, uint32_t n);
  * only, as ssd_warm. */
 void ssd_warm_overwrites(ssd *d, const uint64_t *offsets, uint32_t n);
 /* ssd_warm and ssd_warm_overwrites as prefetches, for a source that knows
- * its requests two batches ahead: nothing waits for their misses. Called
+ * its requests two batches ahead: nothing waits for their lines. Called
  * for the batch after next (ssd_fetch), then a batch later, once those
  * entries are in the cache, for its writes (ssd_fetch_overwrites): the
  * batch then drawn finds its tables in the cache. Speed only. */

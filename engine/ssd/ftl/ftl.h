@@ -370,11 +370,13 @@ enum { FTL_WARM_MAX = 32 };
  * (docs/ssd-model.md, full size, fourth pass). Changes nothing. */
 void ftl_warm(const ftl *f, const uint32_t *lpns, uint32_t n);
 /* ftl_warm as prefetches, for units whose requests come two batches
- * later: nothing waits for the misses, and they are in by then. */
+ * later: nothing waits for the lines, and they are in by then. (A
+ * prefetch still waits while its address is translated, a nested page
+ * walk on this project's machines: docs/ssd-model.md.) */
 void ftl_fetch_entries(const ftl *f, const uint32_t *lpns, uint32_t n);
 /* ftl_warm_old as prefetches: the entries are in the cache (fetched a
  * batch before), so only the old places' misses are left, and nothing
- * waits for them. Changes nothing. */
+ * waits for their lines. Changes nothing. */
 void ftl_fetch_old(const ftl *f, const uint32_t *lpns, uint32_t n);
 /* Whether warming pays (sim.warm_tables). Left to itself, for a mapping
  * table over FTL_WARM_TABLE: on the bench's drives it gained a tenth to a

@@ -144,32 +144,24 @@ static uint32_t units_of(const hil *h, const uint64_t *offsets, uint32_t n, uint
     return count;
 }
 
-void hil_warm(hil *h, const uint64_t *offsets, uint32_t n)
+/* Hands the FTL's warming step `warm` the units of offsets[0..n); their count. */
+static uint32_t warm_units(hil *h, const uint64_t *offsets, uint32_t n,
+                           void (*warm)(const ftl *f, const uint32_t *lpns, uint32_t n))
 {
     uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
-    ftl_warm(h->f, lpns, count);
-    h->warmed += count;
+    warm(h->f, lpns, count);
+    return count;
 }
 
+void hil_warm(hil *h, const uint64_t *offsets, uint32_t n) { h->warmed += warm_units(h, offsets, n, ftl_warm); }
+void hil_fetch(hil *h, const uint64_t *offsets, uint32_t n) { h->warmed += warm_units(h, offsets, n, ftl_fetch_entries); }
 void hil_warm_overwrites(hil *h, const uint64_t *offsets, uint32_t n)
 {
-    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
-    ftl_warm_old(h->f, lpns, count);
-    h->overwrites_warmed += count;
+    h->overwrites_warmed += warm_units(h, offsets, n, ftl_warm_old);
 }
-
-void hil_fetch(hil *h, const uint64_t *offsets, uint32_t n)
-{
-    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
-    ftl_fetch_entries(h->f, lpns, count);
-    h->warmed += count;
-}
-
 void hil_fetch_overwrites(hil *h, const uint64_t *offsets, uint32_t n)
 {
-    uint32_t lpns[FTL_WARM_MAX], count = units_of(h, offsets, n, lpns);
-    ftl_fetch_old(h->f, lpns, count);
-    h->overwrites_warmed += count;
+    h->overwrites_warmed += warm_units(h, offsets, n, ftl_fetch_old);
 }
 
 /* --- up the path ----------------------------------------------------------- */

@@ -12,7 +12,11 @@
  * is compared with its guess. When another source drew from the stream
  * meanwhile (tenants share it), the two differ, and the next batch starts
  * over from a fresh copy, loading its first batch's entries and old places
- * at once. A wrong guess costs a wasted fetch, never a different result. */
+ * at once. A wrong guess costs a wasted fetch, never a different result.
+ * Tenants share one stream, so theirs start over at nearly every batch;
+ * that still pays, since a worker's draws are among the values guessed,
+ * only at other places. Resting after wrong batches was tried and ran as
+ * slowly as no lookahead (docs/ssd-model.md, thirty-ninth session). */
 #ifndef SSDLAB_LOOKAHEAD_H
 #define SSDLAB_LOOKAHEAD_H
 

@@ -832,7 +832,7 @@ Test(timing, reverse_map_share_changes_no_result)
 
 typedef struct warm_counts {
     uint64_t units;      /* units whose entries were loaded or fetched (ssd_warmed) */
-    uint64_t old_places; /* writes whose old places were (ssd_warmed_overwrites) */
+    uint64_t old_places; /* write units whose old places were loaded or fetched (ssd_warmed_overwrites) */
     uint64_t admits;     /* writes warmed as the buffer let them in */
 } warm_counts;
 

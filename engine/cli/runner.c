@@ -144,8 +144,9 @@ static int run_workers(const run_request *rq, sim *s, ssd *d, cfg **phases, size
     const cfg *base = rq->config;
     size_t count = rq->phase_count;
     bool alone = rq->alone_worker > index && rq->alone_worker <= index + group;
+    size_t first = alone ? rq->alone_worker - 1 - index : 0; /* the first worker made, within the group */
     if (alone) {
-        phases += rq->alone_worker - 1 - index;
+        phases += first;
         group = 1;
     }
     workload *w[64];
@@ -158,13 +159,13 @@ static int run_workers(const run_request *rq, sim *s, ssd *d, cfg **phases, size
     }
     for (; made < group; made++) {
         if (!(w[made] = workload_create(s, d, phases[made], err, sizeof err))) {
-            fprintf(stderr, "ssdlab: phase %zu: %s\n", index + made + 1, err);
+            fprintf(stderr, "ssdlab: phase %zu: %s\n", index + first + made + 1, err);
             rc = EXIT_BAD_INPUT;
             break;
         }
         if (!workload_can_join(w[made])) {
             fprintf(stderr, "ssdlab: phase %zu: key 'workload.with_previous': only synthetic io and trim phases run as workers; expected phase io (source synthetic) or trim\n",
-                    index + made + 1);
+                    index + first + made + 1);
             rc = EXIT_BAD_INPUT;
             made++;
             break;
@@ -172,13 +173,15 @@ static int run_workers(const run_request *rq, sim *s, ssd *d, cfg **phases, size
         if (!alone && workload_warms_to_steady(w[made])) {
             fprintf(stderr, "ssdlab: phase %zu: key 'workload.warmup_until' is steady, and the phase runs beside others "
                             "(workload.with_previous), whose writes would count in its rounds; expected warmup_until: requests\n",
-                    index + made + 1);
+                    index + first + made + 1);
             rc = EXIT_BAD_INPUT;
             made++;
             break;
         }
-        if (workload_join(w[made], &active)) {
-            fprintf(stderr, "ssdlab: phase %zu: out of memory for its statistics\n", index + made + 1);
+        char stream[48];
+        snprintf(stream, sizeof stream, "workload.phase%zu", index + first + made + 1);
+        if (workload_join(w[made], &active, first + made ? stream : NULL)) {
+            fprintf(stderr, "ssdlab: phase %zu: out of memory for its statistics\n", index + first + made + 1);
             rc = EXIT_FAILED;
             made++;
             break;

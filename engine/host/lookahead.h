@@ -10,13 +10,12 @@
  * batch's writes (named by entries fetched a batch before, in the cache by
  * then): so the batch drawn now finds all it needs in the cache. Each draw
  * is compared with its guess. When another source drew from the stream
- * meanwhile (tenants share it), the two differ, and the next batch starts
- * over from a fresh copy, loading its first batch's entries and old places
- * at once. A wrong guess costs a wasted fetch, never a different result.
- * Tenants share one stream, so theirs start over at nearly every batch;
- * that still pays, since a worker's draws are among the values guessed,
- * only at other places. Resting after wrong batches was tried and ran as
- * slowly as no lookahead (docs/ssd-model.md, thirty-ninth session). */
+ * meanwhile, the two differ, and the next batch starts over from a fresh
+ * copy, loading its first batch's entries and old places at once. A wrong guess costs a wasted fetch, never a different result.
+ * Start-overs at nearly every batch (as when workers shared one stream)
+ * still paid, since a source's draws are among the values guessed, only
+ * at other places; resting after wrong batches ran as slowly as no
+ * lookahead (docs/ssd-model.md, thirty-ninth session). */
 #ifndef SSDLAB_LOOKAHEAD_H
 #define SSDLAB_LOOKAHEAD_H
 

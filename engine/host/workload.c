@@ -425,8 +425,9 @@ bool workload_warms_to_steady(const workload *w) { return w->to_steady; }
 
 bool workload_can_join(const workload *w) { return (w->kind == PHASE_IO || w->kind == PHASE_TRIM) && !w->trace; }
 
-int workload_join(workload *w, int *active)
+int workload_join(workload *w, int *active, const char *stream)
 {
+    if (stream) w->rng = sim_rng(w->s, stream);
     w->group_active = active;
     w->is_tenant = true;
     return tenant_stats_init(&w->tenant);

@@ -44,7 +44,13 @@ bool workload_can_join(const workload *w);
 /* Whether its warm-up runs to steady state (workload.warmup_until): a
  * worker beside others may not, since their writes would count in it. */
 bool workload_warms_to_steady(const workload *w);
-int workload_join(workload *w, int *active); /* -1 when memory runs out */
+/* stream names the random stream the worker draws from (NULL: the phases'
+ * shared "workload" stream). A worker after the group's first takes one of
+ * its own, so that its draws are the same beside others as alone: tenants
+ * that took turns on one stream drew different requests in each other's
+ * company, and each one's lookahead guessed wrong at nearly every batch.
+ * Returns -1 when memory runs out. */
+int workload_join(workload *w, int *active, const char *stream);
 /* What a worker saw, as a tenant (NULL for a phase run alone). */
 const tenant_stats *workload_tenant(const workload *w);
 /* The zoned writer of a workload.source=zoned phase, else NULL. */

@@ -278,6 +278,28 @@ def tenants(ssdlab, source, tmp):
     check(np.all(t["read_lat_us"][0][1:] >= t["read_lat_us"][0][1]) and t["read_lat_us"][0][0] > 0, "reader's latencies")
 
 
+
+def tenant_streams(ssdlab, source, tmp):
+    """Each worker after a group's first draws from a random stream of its
+    own: the writer's addresses, in its submission order, are the same
+    whether the reader beside it makes 3,000 random reads or 500 Zipf ones
+    (on one shared stream, as before, each reader's draws moved them). And
+    a reader changed in that way reads other addresses."""
+    drive = os.path.join(source, "models/drives/example-sata-480.yaml")
+    addresses = []
+    for reader in ("{name: reader, read_share: 1, requests: 3000}", "{name: reader, read_share: 1, requests: 500, pattern: zipf}"):
+        wl, out = os.path.join(tmp, "s.yaml"), os.path.join(tmp, "s.h5")
+        with open(wl, "w") as f:
+            f.write(f"phases:\n  - {reader}\n  - {{name: writer, read_share: 0, requests: 1000, with_previous: true}}\n")
+        subprocess.run([ssdlab, "run", "-d", drive, "-w", wl, "-o", out, "--requests"] + SMALL, check=True, stdout=subprocess.DEVNULL)
+        with h5py.File(out, "r") as f:
+            rq = np.sort(f["requests"][:], order="id")
+        addresses.append((rq["lba"][rq["op"] == 1], rq["lba"][rq["op"] == 0]))
+    (writes_a, reads_a), (writes_b, reads_b) = addresses
+    check(len(writes_a) == 1000 and np.array_equal(writes_a, writes_b), "the writer's addresses do not depend on the reader beside it")
+    check(len(set(writes_a)) > 900, f"the writer's addresses are random: {len(set(writes_a))} distinct of 1,000")
+    check(len(reads_b) == 500 and not np.array_equal(reads_a[:500], reads_b), "the readers read other addresses")
+
 def placement(ssdlab, source, tmp):
     """/fdp and /zns, /zones: a drive with two placement handles and 8 zones;
     1,000 writes of 4 KiB on handle 1 after the fill (handle 0), a zone
@@ -298,7 +320,7 @@ def placement(ssdlab, source, tmp):
 
 
 def main(ssdlab, source):
-    for part in (layout, determinism, plots, scoring, tenants, placement):
+    for part in (layout, determinism, plots, scoring, tenants, tenant_streams, placement):
         with tempfile.TemporaryDirectory() as tmp:
             part(ssdlab, source, tmp)
     print(f"results: {len(failures)} failed")

@@ -11,11 +11,12 @@
  * then): so the batch drawn now finds all it needs in the cache. Each draw
  * is compared with its guess. When another source drew from the stream
  * meanwhile, the two differ, and the next batch starts over from a fresh
- * copy, loading its first batch's entries and old places at once. A wrong guess costs a wasted fetch, never a different result.
- * Start-overs at nearly every batch (as when workers shared one stream)
- * still paid, since a source's draws are among the values guessed, only
- * at other places; resting after wrong batches ran as slowly as no
- * lookahead (docs/ssd-model.md, thirty-ninth session). */
+ * copy, loading its first batch's entries and old places at once. A wrong
+ * guess costs a wasted fetch, never a different result. Start-overs at
+ * nearly every batch (as when workers shared one stream) still paid,
+ * since a source's draws are among the values guessed, only at other
+ * places; resting after wrong batches ran as slowly as no lookahead
+ * (docs/ssd-model.md, thirty-ninth session). */
 #ifndef SSDLAB_LOOKAHEAD_H
 #define SSDLAB_LOOKAHEAD_H
 

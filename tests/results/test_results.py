@@ -278,7 +278,6 @@ def tenants(ssdlab, source, tmp):
     check(np.all(t["read_lat_us"][0][1:] >= t["read_lat_us"][0][1]) and t["read_lat_us"][0][0] > 0, "reader's latencies")
 
 
-
 def tenant_streams(ssdlab, source, tmp):
     """Each worker after a group's first draws from a random stream of its
     own: the writer's addresses, in its submission order, are the same
@@ -299,6 +298,7 @@ def tenant_streams(ssdlab, source, tmp):
     check(len(writes_a) == 1000 and np.array_equal(writes_a, writes_b), "the writer's addresses do not depend on the reader beside it")
     check(len(set(writes_a)) > 900, f"the writer's addresses are random: {len(set(writes_a))} distinct of 1,000")
     check(len(reads_b) == 500 and not np.array_equal(reads_a[:500], reads_b), "the readers read other addresses")
+
 
 def placement(ssdlab, source, tmp):
     """/fdp and /zns, /zones: a drive with two placement handles and 8 zones;
